@@ -1,0 +1,40 @@
+SHELL := /bin/bash
+# inbox-assets — the front door. `make test` and `make demo` install what they need.
+SWIFT ?= swift
+APT_PACKAGES := pkg-config libcurl4-openssl-dev libzip-dev libssl-dev
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+BIN := .build/release/inbox-assets
+
+.PHONY: all deps build test demo format lint bench fuzz clean
+
+all: build
+
+# Installs the C libraries' -dev packages from Debian when pkg-config cannot find them.
+deps:
+	@if ! pkg-config --exists libcurl libzip openssl 2>/dev/null; then \
+		echo "==> installing $(APT_PACKAGES)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PACKAGES); \
+	fi
+
+build: deps
+	$(SWIFT) build -c release --product inbox-assets
+	$(SWIFT) build -c release --product fixture-server
+
+# Builds everything (failing on any compiler warning), then runs every test.
+test: deps
+	@$(SWIFT) build --build-tests 2>&1 | tee .build-test.log; status=$${PIPESTATUS[0]}; \
+	if [ $$status -ne 0 ]; then exit $$status; fi; \
+	if grep -q "warning:" .build-test.log; then echo "error: the build has compiler warnings (see above)"; exit 1; fi
+	$(SWIFT) test --skip-build --parallel
+
+demo: build
+	@bash Fixtures/demo.sh $(BIN)
+
+format:
+	$(SWIFT) format -i -r Sources Tests Package.swift
+
+lint:
+	$(SWIFT) format lint -r Sources Tests
+
+clean:
+	rm -rf .build .build-test.log

@@ -1,0 +1,58 @@
+// swift-tools-version:6.0
+// inbox-assets — Pushwoosh InboxKit campaign pre-flight: card resolution, asset fetching, pass verification.
+// Modules are the pipeline's stages (see README "Architecture"). No outside Swift packages: only the toolchain
+// and the system C libraries libcurl, libzip and OpenSSL.
+import PackageDescription
+
+let package = Package(
+    name: "inbox-assets",
+    products: [
+        .executable(name: "inbox-assets", targets: ["inbox-assets"]),
+        .executable(name: "fixture-server", targets: ["fixture-server"]),
+        .library(name: "InboxCards", targets: ["InboxCards"]),
+        .library(name: "HTTPFetch", targets: ["HTTPFetch"]),
+        .library(name: "WalletPass", targets: ["WalletPass"]),
+        .library(name: "MediaProbe", targets: ["MediaProbe"]),
+    ],
+    targets: [
+        // MARK: C libraries (system-library targets; shims explain every wrapper)
+        .systemLibrary(
+            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CZip", path: "Sources/CZip", pkgConfig: "libzip",
+            providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(
+            name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]),
+
+        // MARK: Pipeline stages
+        .target(name: "Findings"),
+        .target(name: "StrictJSON"),
+        .target(name: "InboxCards", dependencies: ["Findings", "StrictJSON"]),
+        .target(name: "HTTPFetch", dependencies: ["Findings", "CCurl", "COpenSSL"]),
+        .target(
+            name: "WalletPass", dependencies: ["Findings", "CZip", "COpenSSL", "StrictJSON"],
+            resources: [.copy("Resources/certs")]),
+        .target(name: "MediaProbe", dependencies: ["Findings"]),
+        .target(name: "FixtureServer", dependencies: ["COpenSSL"]),
+        .target(name: "ArgumentKit"),
+
+        // MARK: Executables (thin)
+        .executableTarget(
+            name: "inbox-assets",
+            dependencies: ["ArgumentKit", "Findings", "InboxCards", "HTTPFetch", "WalletPass", "MediaProbe", "StrictJSON"]),
+        .executableTarget(name: "fixture-server", dependencies: ["FixtureServer"]),
+
+        // MARK: Tests (one target per module; end-to-end CLI tests in CLITests)
+        .testTarget(name: "FindingsTests", dependencies: ["Findings"]),
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
+        .testTarget(name: "InboxCardsTests", dependencies: ["InboxCards", "StrictJSON"]),
+        .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FixtureServer", "CCurl"]),
+        .testTarget(name: "FixtureServerTests", dependencies: ["FixtureServer"]),
+        .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "COpenSSL", "CZip"]),
+        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe"]),
+        .testTarget(name: "ArgumentKitTests", dependencies: ["ArgumentKit"]),
+        .testTarget(name: "CLITests", dependencies: ["FixtureServer"]),
+    ]
+)

@@ -1,0 +1,1 @@
+// ArgumentKit — work in progress (see issues).

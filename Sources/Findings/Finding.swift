@@ -1,0 +1,59 @@
+/// How bad a finding is. Ordered: `info` < `warning` < `error`.
+public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable, Codable {
+    case info
+    case warning
+    case error
+
+    private var rank: Int {
+        switch self {
+        case .info: 0
+        case .warning: 1
+        case .error: 2
+        }
+    }
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// One thing a stage noticed about an input, a card, an asset or a pass.
+///
+/// `code` is stable API: people grep and suppress it (`input.*`, `card.*`, `asset.*`, `image.*`,
+/// `video.*`, `pass.*`). `message` is for humans and may change. `path` says where: a JSON path such
+/// as `data.carousel[1].image`, or a file inside a pass archive such as `en.lproj/pass.strings`.
+public struct Finding: Sendable, Hashable, Codable {
+    /// Stable machine-readable code, e.g. `card.degraded`.
+    public var code: String
+    /// How bad it is.
+    public var severity: Severity
+    /// A human sentence; already redacted of secrets.
+    public var message: String
+    /// Where the finding points, when it points somewhere.
+    public var path: String?
+
+    public init(_ severity: Severity, _ code: String, _ message: String, path: String? = nil) {
+        self.code = code
+        self.severity = severity
+        self.message = message
+        self.path = path
+    }
+
+    public static func error(_ code: String, _ message: String, path: String? = nil) -> Finding {
+        Finding(.error, code, message, path: path)
+    }
+
+    public static func warning(_ code: String, _ message: String, path: String? = nil) -> Finding {
+        Finding(.warning, code, message, path: path)
+    }
+
+    public static func info(_ code: String, _ message: String, path: String? = nil) -> Finding {
+        Finding(.info, code, message, path: path)
+    }
+}
+
+extension Sequence where Element == Finding {
+    /// The highest severity among the findings, or `nil` when there are none.
+    public var maxSeverity: Severity? { self.map(\.severity).max() }
+
+    /// How many findings have exactly this severity.
+    public func count(_ severity: Severity) -> Int { self.reduce(0) { $0 + ($1.severity == severity ? 1 : 0) } }
+}

@@ -1,0 +1,1 @@
+// FixtureServer — work in progress (see issues).

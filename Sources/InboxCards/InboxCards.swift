@@ -1,0 +1,1 @@
+// InboxCards — work in progress (see issues).

@@ -1,0 +1,1 @@
+// MediaProbe — work in progress (see issues).

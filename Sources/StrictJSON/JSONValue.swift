@@ -1,0 +1,1 @@
+// StrictJSON — JSON parser and writer (in progress).

@@ -1,0 +1,35 @@
+import Findings
+import Testing
+
+struct RedactionTests {
+    @Test(arguments: [
+        ("https://cdn.example.com/a.png?token=abc123", "https://cdn.example.com/a.png?token=REDACTED"),
+        ("https://cdn.example.com/a.png?w=10&TOKEN=abc&h=2", "https://cdn.example.com/a.png?w=10&TOKEN=REDACTED&h=2"),
+        ("https://x/y?sig=1&key=2#frag", "https://x/y?sig=REDACTED&key=REDACTED#frag"),
+        ("https://user:hunter2@x/y", "https://user:REDACTED@x/y"),
+        ("https://x/y?width=100", "https://x/y?width=100"),
+        ("https://x/y?token", "https://x/y?token"),
+        ("not a url", "not a url"),
+        ("", ""),
+    ])
+    func redactsSecretQueryValues(input: String, expected: String) {
+        #expect(Redaction.redactURL(input) == expected)
+    }
+
+    @Test func redactsURLsInsideText() {
+        let text = "failed to fetch https://x/a?token=s3cret (404) and \"https://y/b?api_key=k\""
+        #expect(
+            Redaction.redactText(text)
+                == "failed to fetch https://x/a?token=REDACTED (404) and \"https://y/b?api_key=REDACTED\"")
+    }
+}
+
+struct SeverityTests {
+    @Test func ordersInfoWarningError() {
+        #expect(Severity.info < .warning && Severity.warning < .error)
+        let findings = [Finding.info("a", "x"), .error("b", "y"), .warning("c", "z"), .warning("d", "w")]
+        #expect(findings.maxSeverity == .error)
+        #expect(findings.count(.warning) == 2)
+        #expect([Finding]().maxSeverity == nil)
+    }
+}
