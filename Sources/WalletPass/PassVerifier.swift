@@ -1,0 +1,326 @@
+import Findings
+import Foundation
+import StrictJSON
+internal import COpenSSL
+
+/// Verifies Apple Wallet passes (`.pkpass`) against every rule A–H of `docs/wallet-pass.md`.
+///
+/// Build one per run: it loads and parses the pinned Apple certificates (plus `--trust` files) once and
+/// shares them across passes; `verify` is safe to call from several threads at once.
+///
+/// ```swift
+/// let verifier = try PassVerifier(extraTrustFiles: ["my-root.pem"], now: nil)
+/// let result = verifier.verify(fileAt: "boarding.pkpass")
+/// print(result.valid, result.findings)
+/// ```
+public final class PassVerifier: Sendable {
+    private let anchors: TrustAnchors
+    private let digester = Digester()
+    private let oids: AppleOIDs
+    private let fixedNow: Date?
+    /// The limits applied to every pass.
+    public let limits: PassLimits
+
+    /// - Parameters:
+    ///   - extraTrustFiles: PEM (one or several certificates) or DER files; self-signed ones become anchors,
+    ///     the others known intermediates, next to the bundled Apple Root CA and WWDR G1–G8.
+    ///   - now: evaluates "expired since" and pass.json dates at this time instead of the clock (`--at`).
+    ///   - limits: archive and JSON limits.
+    /// - Throws: ``PassVerifierError`` when a trust file cannot be read or holds no certificate.
+    public convenience init(extraTrustFiles: [String] = [], now: Date? = nil, limits: PassLimits = PassLimits()) throws {
+        var certificates: [[UInt8]] = []
+        for path in extraTrustFiles {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw PassVerifierError.trustFile(path: path, reason: "cannot be read")
+            }
+            guard !Certificate.parseAll([UInt8](data)).isEmpty else {
+                throw PassVerifierError.trustFile(path: path, reason: "holds no PEM or DER certificate")
+            }
+            certificates.append([UInt8](data))
+        }
+        try self.init(extraTrustCertificates: certificates, now: now, limits: limits)
+    }
+
+    /// Like ``init(extraTrustFiles:now:limits:)`` with the certificates' bytes (PEM or DER) instead of paths.
+    /// - Throws: ``PassVerifierError`` when an element holds no certificate.
+    public init(extraTrustCertificates: [[UInt8]], now: Date? = nil, limits: PassLimits = PassLimits()) throws {
+        var certificates = try TrustAnchors.bundledCertificates()
+        for (index, bytes) in extraTrustCertificates.enumerated() {
+            let parsed = Certificate.parseAll(bytes)
+            guard !parsed.isEmpty else {
+                throw PassVerifierError.trustFile(path: "#\(index + 1)", reason: "holds no PEM or DER certificate")
+            }
+            certificates += parsed
+        }
+        self.anchors = try TrustAnchors(certificates: certificates)
+        self.oids = try AppleOIDs()
+        self.fixedNow = now
+        self.limits = limits
+    }
+
+    /// Verifies the pass file at `path`. A file that cannot be read is reported as a finding.
+    public func verify(fileAt path: String) -> PassVerification {
+        guard let bytes = readFile(path) else {
+            return PassVerification(
+                source: path, findings: [.error("pass.file.unreadable", "cannot read \(path)")], signer: nil, summary: nil)
+        }
+        return verify(bytes: bytes, source: path)
+    }
+
+    /// Verifies a pass held in memory.
+    /// - Parameters:
+    ///   - bytes: the `.pkpass` archive.
+    ///   - source: a path or URL for the report (URLs are redacted here).
+    public func verify(bytes: [UInt8], source: String) -> PassVerification {
+        run(bytes: bytes, source: source).verification
+    }
+
+    /// Lists the files (sizes, SHA-1), the embedded certificates and the pass.json summary, with the verification.
+    public func inspect(fileAt path: String) -> PassInspection {
+        guard let bytes = readFile(path) else {
+            let verification = PassVerification(
+                source: path, findings: [.error("pass.file.unreadable", "cannot read \(path)")], signer: nil, summary: nil)
+            return PassInspection(files: [], certificates: [], verification: verification)
+        }
+        return inspect(bytes: bytes, source: path)
+    }
+
+    /// ``inspect(fileAt:)`` for a pass held in memory.
+    public func inspect(bytes: [UInt8], source: String) -> PassInspection {
+        let run = run(bytes: bytes, source: source)
+        let files = run.entries.map {
+            PassFile(name: $0.name, size: $0.data.count, compressedSize: $0.compressedSize, sha1: Hex.encode(digester.sha1($0.data)))
+        }
+        let certificates = run.signature?.embedded.map { certificate in
+            PassCertificate(
+                subject: certificate.subjectText, issuer: certificate.issuerText, serialNumber: certificate.serialHex,
+                notBefore: certificate.notBefore, notAfter: certificate.notAfter,
+                sha256Fingerprint: certificate.sha256Fingerprint,
+                wwdrGeneration: TrustAnchors.generation(of: certificate),
+                isSigner: run.signature?.signer.map { $0.isSame(as: certificate) } ?? false)
+        }
+        return PassInspection(files: files, certificates: certificates ?? [], verification: run.verification)
+    }
+
+    /// A6: the MIME type a pass should be served with; `nil` when `contentType` is right.
+    public static func checkContentType(_ contentType: String?) -> Finding? {
+        let type = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard type != "application/vnd.apple.pkpass" else { return nil }
+        return .warning(
+            "pass.content-type",
+            "served as \(type ?? "no content type"); Safari and Mail only offer passes served as application/vnd.apple.pkpass")
+    }
+
+    // MARK: - the engine
+
+    private struct Run {
+        var verification: PassVerification
+        var entries: [ArchiveEntry] = []
+        var signature: SignatureCheck?
+    }
+
+    private func readFile(_ path: String) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        // Read one byte past the limit: enough to say "too large" without loading a huge file.
+        guard let data = try? handle.read(upToCount: limits.maxArchiveBytes + 1) else { return [] }
+        return [UInt8](data)
+    }
+
+    private func run(bytes: [UInt8], source: String) -> Run {
+        let now = fixedNow ?? Date()
+        var run = Run(verification: PassVerification(source: Redaction.redactURL(source), findings: [], signer: nil, summary: nil))
+        var findings: [Finding] = []
+        defer { run.verification.findings = findings }
+
+        let archive = PassArchiveReader.read(bytes, limits: limits)
+        findings += archive.findings
+        guard archive.readable else { return run }
+        run.entries = archive.entries
+        func root(_ name: String) -> [UInt8]? { archive.entries.first { $0.name == name }?.data }
+        let nested = Set(archive.findings.filter { $0.code == "pass.archive.not-at-root" }.compactMap { $0.path?.split(separator: "/").last.map(String.init) })
+
+        // pass.json first: the certificate rules compare against it.
+        var passJSON: PassJSONLinter.Result?
+        if let bytes = root("pass.json") {
+            let lint = PassJSONLinter.lint(bytes, now: now, limits: limits)
+            passJSON = lint
+            run.verification.summary = lint.summary
+        } else if !nested.contains("pass.json") {
+            findings.append(.error("pass.json.missing", "the archive has no pass.json at its root"))
+        }
+
+        let manifest = root("manifest.json")
+        if let manifest {
+            findings += ManifestChecker.check(manifest: manifest, entries: archive.entries, digester: digester, limits: limits)
+        } else if !nested.contains("manifest.json") {
+            findings.append(.error("pass.manifest.missing", "the archive has no manifest.json: the pass is unsigned"))
+        }
+
+        if let signature = root("signature") {
+            let check = SignatureChecker.check(signature: signature, manifest: manifest ?? [])
+            findings += check.findings
+            run.signature = check
+            if let signer = check.signer {
+                let policy = certificatePolicy(signer: signer, signature: check, passJSON: passJSON?.object, now: now)
+                findings += policy.findings
+                run.verification.signer = policy.signer
+            }
+        } else if !nested.contains("signature") {
+            findings.append(.error("pass.signature.missing", "the archive has no signature file: the pass is unsigned"))
+        }
+
+        if let passJSON { findings += passJSON.findings }
+        findings += ImageChecker.check(entries: archive.entries, style: passJSON?.summary?.style, limits: limits)
+        findings += StringsFile.check(entries: archive.entries)
+        return run
+    }
+
+    /// Rules D1–D8 on the signer certificate.
+    private func certificatePolicy(
+        signer: Certificate, signature: SignatureCheck, passJSON: JSONObject?, now: Date
+    ) -> (findings: [Finding], signer: PassSigner) {
+        var findings: [Finding] = []
+        let path = "signature"
+        let issuers = anchors.issuers(of: signer)
+        let generation = issuers.first?.generation
+        let commonName = signer.commonName ?? ""
+        let nfcEnabled = commonName.hasPrefix("Pass Type ID with NFC:") || signer.extensionValue(oids.nfcPassType) != nil
+        let info = PassSigner(
+            passTypeIdentifier: signer.userID, teamIdentifier: signer.organizationalUnit, organization: signer.organization,
+            subject: signer.subjectText, issuer: signer.issuerText, serialNumber: signer.serialHex,
+            issuingGeneration: generation, signingTime: signature.signingTime, notBefore: signer.notBefore,
+            notAfter: signer.notAfter, digestAlgorithm: signature.digest, signerIdentifier: signature.signerIdentifier,
+            nfcEnabled: nfcEnabled)
+
+        // D1/D2/D5: is this a Pass Type ID certificate at all, and for which identifier?
+        let extensionValue = signer.extensionValue(oids.passTypeIdentifier)
+        let keyUsages = signer.extensionValue(nid: NID_ext_key_usage).flatMap(DER.objectIdentifiers)
+        let hasPassUsage = keyUsages?.contains(DER.passTypeKeyUsage) ?? false
+        if extensionValue == nil || (keyUsages != nil && !hasPassUsage) {
+            findings.append(
+                .error(
+                    "pass.cert.not-pass-type",
+                    "the signer certificate (\(signer.subjectText)) is not a Pass Type ID certificate: "
+                        + (extensionValue == nil ? "it lacks extension 1.2.840.113635.100.6.1.16" : "its extended key usage lacks 1.2.840.113635.100.4.14"),
+                    path: path))
+        }
+        let passType = passJSON?["passTypeIdentifier"]?.stringValue
+        let team = passJSON?["teamIdentifier"]?.stringValue
+        if let extensionValue, let passType {
+            let value = DER.string(extensionValue)
+            if value != passType {
+                findings.append(
+                    .error(
+                        "pass.cert.extension-mismatch",
+                        "certificate extension 1.2.840.113635.100.6.1.16 holds \(value.map(quoted) ?? "no UTF8String"), "
+                            + "not the passTypeIdentifier \(quoted(passType))", path: path))
+            }
+        }
+        if let passType {
+            if signer.userID != passType {
+                findings.append(
+                    .error(
+                        "pass.cert.uid-mismatch",
+                        "the certificate UID \(signer.userID.map(quoted) ?? "(none)") differs from passTypeIdentifier \(quoted(passType))",
+                        path: path))
+            }
+            let expectedNames = ["Pass Type ID: \(passType)", "Pass Type ID with NFC: \(passType)"]
+            if signer.userID == passType, !expectedNames.contains(commonName) {
+                findings.append(
+                    .error("pass.cert.subject-mismatch", "the certificate CN \(quoted(commonName)) is not \(quoted(expectedNames[0]))", path: path))
+            }
+        }
+        if let team, signer.organizationalUnit != team {
+            findings.append(
+                .error(
+                    "pass.cert.team-mismatch",
+                    "the certificate OU \(signer.organizationalUnit.map(quoted) ?? "(none)") differs from teamIdentifier \(quoted(team))",
+                    path: path))
+        }
+
+        // D4/D6: the chain to a pinned anchor, evaluated when the pass was signed.
+        switch anchors.evaluate(leaf: signer, embedded: signature.embedded, at: signature.signingTime) {
+        case .trusted: break
+        case .failed(let code, let message, let depth):
+            let which = depth == 0 ? "the signer certificate" : "a chain certificate (depth \(depth))"
+            let when = signature.signingTime.map { "at signing time \(formatDate($0))" } ?? ""
+            switch code {
+            case X509_V_ERR_CERT_HAS_EXPIRED:
+                findings.append(.error("pass.cert.expired-at-signing", "\(which) had expired \(when)", path: path))
+            case X509_V_ERR_CERT_NOT_YET_VALID:
+                findings.append(.error("pass.cert.not-yet-valid-at-signing", "\(which) was not yet valid \(when)", path: path))
+            case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
+                X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN, X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
+                findings.append(
+                    .error(
+                        "pass.cert.untrusted",
+                        "the signer certificate does not chain to Apple Root CA or a --trust anchor (\(message))", path: path))
+            default:
+                findings.append(.error("pass.cert.chain-invalid", "the certificate chain is invalid: \(message)", path: path))
+            }
+        }
+        if let notAfter = signer.notAfter, notAfter < now,
+            signature.signingTime.map({ $0 <= notAfter }) ?? true
+        {
+            findings.append(
+                .warning(
+                    "pass.cert.expired-since",
+                    "the signer certificate expired on \(formatDate(notAfter)): installed passes still show, "
+                        + "but updates need a pass re-signed with a current certificate", path: path))
+        }
+
+        // D7: the embedded intermediate should be the one that issued the leaf.
+        let embeddedIntermediates = signature.embedded.filter { !$0.isSame(as: signer) }
+        if !embeddedIntermediates.contains(where: { TrustAnchors.couldHaveIssued($0, signer) }) {
+            let needed = generation.map { "WWDR \($0)" } ?? "its issuer (\(signer.issuerText))"
+            if embeddedIntermediates.isEmpty {
+                findings.append(
+                    .warning(
+                        "pass.cert.intermediate-missing",
+                        "the signature embeds no intermediate certificate; it should embed \(needed)", path: path))
+            } else {
+                let embeddedNames = embeddedIntermediates.map { TrustAnchors.generation(of: $0).map { "WWDR \($0)" } ?? $0.subjectText }
+                findings.append(
+                    .warning(
+                        "pass.cert.wrong-intermediate",
+                        "the signature embeds \(embeddedNames.joined(separator: ", ")) but the signer certificate was issued by \(needed)",
+                        path: path))
+            }
+        }
+
+        // D8: NFC passes need an NFC-enabled certificate.
+        if passJSON?["nfc"] != nil, !nfcEnabled {
+            findings.append(
+                .error(
+                    "pass.cert.nfc-not-enabled",
+                    "pass.json has an nfc dictionary but the certificate is not NFC-enabled (\"Pass Type ID with NFC\")",
+                    path: path))
+        }
+        return (findings, info)
+    }
+}
+
+/// The Apple certificate extension OIDs as OpenSSL objects, created once per verifier.
+final class AppleOIDs: @unchecked Sendable {
+    // @unchecked Sendable: the ASN1_OBJECTs are created in init and only read (X509_get_ext_by_OBJ) afterwards.
+    /// 1.2.840.113635.100.6.1.16: the Pass Type ID the certificate was issued for (DER UTF8String).
+    let passTypeIdentifier: OpaquePointer
+    /// 1.2.840.113635.100.6.1.26: present on NFC-enabled ("enhanced") pass certificates.
+    let nfcPassType: OpaquePointer
+
+    init() throws(PassVerifierError) {
+        guard let passType = OBJ_txt2obj("1.2.840.113635.100.6.1.16", 1) else { throw .openSSL("OBJ_txt2obj failed") }
+        guard let nfc = OBJ_txt2obj("1.2.840.113635.100.6.1.26", 1) else {
+            ASN1_OBJECT_free(passType)
+            throw .openSSL("OBJ_txt2obj failed")
+        }
+        self.passTypeIdentifier = passType
+        self.nfcPassType = nfc
+    }
+
+    deinit {
+        ASN1_OBJECT_free(passTypeIdentifier)
+        ASN1_OBJECT_free(nfcPassType)
+    }
+}

@@ -1,0 +1,158 @@
+import Findings
+import Foundation
+internal import COpenSSL
+
+/// What the detached CMS signature says (rules C1–C6), checked with OpenSSL's CMS API.
+struct SignatureCheck {
+    var findings: [Finding] = []
+    /// Every certificate embedded in the SignedData, in order.
+    var embedded: [Certificate] = []
+    /// The certificate that matches the (first) SignerInfo, when embedded.
+    var signer: Certificate?
+    var signingTime: Date?
+    /// "sha1", "sha256", … (OpenSSL short name, lower-cased).
+    var digest: String?
+    /// "issuerAndSerialNumber" or "subjectKeyIdentifier".
+    var signerIdentifier: String?
+    /// Whether the signature verifies over manifest.json (the math only; trust is separate).
+    var signatureValid = false
+}
+
+enum SignatureChecker {
+    /// Parses and verifies `signature` (DER CMS SignedData) as a detached signature over `manifest`.
+    static func check(signature: [UInt8], manifest: [UInt8]) -> SignatureCheck {
+        var check = SignatureCheck()
+        ERR_clear_error()
+        let parsed: OpaquePointer? = signature.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            return d2i_CMS_ContentInfo(nil, &cursor, buffer.count)
+        }
+        guard let cms = parsed else {
+            let reason = takeOpenSSLError().text
+            check.findings.append(
+                .error(
+                    "pass.signature.unparseable", "the signature is not a DER CMS/PKCS#7 structure (\(reason))",
+                    path: "signature"))
+            return check
+        }
+        defer { CMS_ContentInfo_free(cms) }
+        guard OBJ_obj2nid(CMS_get0_type(cms)) == NID_pkcs7_signed else {
+            check.findings.append(
+                .error("pass.signature.not-signed-data", "the signature is CMS but not SignedData", path: "signature"))
+            return check
+        }
+        if CMS_is_detached(cms) != 1 {
+            check.findings.append(
+                .error(
+                    "pass.signature.not-detached",
+                    "the signature embeds its content; a pass signature must be detached over manifest.json",
+                    path: "signature"))
+            return check
+        }
+        if let stack = CMS_get1_certs(cms) {
+            defer { ia_sk_x509_free(stack) }  // the references now belong to the Certificate objects
+            for index in 0..<ia_sk_x509_num(stack) {
+                if let x509 = ia_sk_x509_value(stack, index) { check.embedded.append(Certificate(taking: x509)) }
+            }
+        }
+        guard let signerInfos = CMS_get0_SignerInfos(cms), ia_sk_cms_signerinfo_num(signerInfos) > 0 else {
+            check.findings.append(.error("pass.signature.no-signer", "the SignedData has no SignerInfo", path: "signature"))
+            return check
+        }
+        let signerCount = ia_sk_cms_signerinfo_num(signerInfos)
+        if signerCount > 1 {
+            check.findings.append(
+                .warning(
+                    "pass.signature.multiple-signers",
+                    "the SignedData has \(signerCount) SignerInfos; Wallet expects exactly one", path: "signature"))
+        }
+        guard let signerInfo = ia_sk_cms_signerinfo_value(signerInfos, 0) else { return check }
+        readSignerInfo(signerInfo, into: &check)
+        check.signer = check.embedded.first { CMS_SignerInfo_cert_cmp(signerInfo, $0.x509) == 0 }
+        guard check.signer != nil else {
+            let detail =
+                check.embedded.isEmpty
+                ? "no certificates are embedded" : "none of the \(check.embedded.count) embedded certificates matches"
+            check.findings.append(
+                .error(
+                    "pass.signature.signer-not-found", "signer certificate not found: \(detail)", path: "signature"))
+            return check
+        }
+        verifyMath(cms, manifest: manifest, into: &check)
+        return check
+    }
+
+    private static func readSignerInfo(_ signerInfo: OpaquePointer, into check: inout SignatureCheck) {
+        var keyID: UnsafeMutablePointer<ASN1_OCTET_STRING>?
+        var issuer: OpaquePointer?
+        var serial: UnsafeMutablePointer<ASN1_INTEGER>?
+        if CMS_SignerInfo_get0_signer_id(signerInfo, &keyID, &issuer, &serial) == 1 {
+            check.signerIdentifier = keyID != nil ? "subjectKeyIdentifier" : "issuerAndSerialNumber"
+        }
+        var digestAlgorithm: UnsafeMutablePointer<X509_ALGOR>?
+        CMS_SignerInfo_get0_algs(signerInfo, nil, nil, &digestAlgorithm, nil)
+        if let digestAlgorithm {
+            var object: OpaquePointer?
+            X509_ALGOR_get0(&object, nil, nil, digestAlgorithm)
+            let nid = OBJ_obj2nid(object)
+            let name = nid == NID_undef ? "unknown" : String(cString: OBJ_nid2sn(nid)).lowercased()
+            check.digest = name
+            switch nid {
+            case NID_sha1, NID_sha256: break
+            case NID_sha224, NID_sha384, NID_sha512:
+                check.findings.append(
+                    .warning(
+                        "pass.signature.unusual-digest", "the signature digest is \(name); passes use SHA-1 or SHA-256",
+                        path: "signature"))
+            default:
+                check.findings.append(
+                    .error(
+                        "pass.signature.weak-digest", "the signature digest \(name) is not accepted (SHA-1 or SHA-256)",
+                        path: "signature"))
+            }
+        }
+        let index = CMS_signed_get_attr_by_NID(signerInfo, NID_pkcs9_signingTime, -1)
+        if index >= 0, let attribute = CMS_signed_get_attr(signerInfo, index),
+            let value = X509_ATTRIBUTE_get0_type(attribute, 0),
+            value.pointee.type == V_ASN1_UTCTIME || value.pointee.type == V_ASN1_GENERALIZEDTIME,
+            let time = Certificate.date(UnsafePointer(value.pointee.value.utctime))
+        {
+            check.signingTime = time
+        } else {
+            check.findings.append(
+                .error(
+                    "pass.signature.no-signing-time",
+                    index >= 0
+                        ? "the signingTime attribute is unreadable" : "the SignerInfo has no signingTime signed attribute",
+                    path: "signature"))
+        }
+    }
+
+    /// CMS_verify over the exact manifest bytes, binary mode (no MIME canonicalisation), chain checked
+    /// separately by the pass policy (CMS_NO_SIGNER_CERT_VERIFY).
+    private static func verifyMath(_ cms: OpaquePointer, manifest: [UInt8], into check: inout SignatureCheck) {
+        // BIO_new_mem_buf needs a non-null pointer even for empty content, so hand it a one-byte buffer then.
+        let storage = manifest.isEmpty ? [0] : manifest
+        let verified = storage.withUnsafeBytes { raw -> Bool in
+            guard let content = BIO_new_mem_buf(raw.baseAddress, Int32(manifest.count)) else { return false }
+            defer { BIO_free(content) }
+            return CMS_verify(cms, nil, nil, content, nil, UInt32(CMS_BINARY | CMS_NO_SIGNER_CERT_VERIFY)) == 1
+        }
+        if verified {
+            check.signatureValid = true
+            ERR_clear_error()
+            return
+        }
+        let (reason, text) = takeOpenSSLError()
+        if reason == CMS_R_CONTENT_VERIFY_ERROR {
+            check.findings.append(
+                .error(
+                    "pass.signature.manifest-mismatch",
+                    "the signature was made over different bytes than this manifest.json (message digest mismatch)",
+                    path: "signature"))
+        } else {
+            check.findings.append(
+                .error("pass.signature.invalid", "the signature does not verify: \(text)", path: "signature"))
+        }
+    }
+}
