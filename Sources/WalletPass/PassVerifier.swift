@@ -128,14 +128,19 @@ public final class PassVerifier: Sendable {
     }
 
     private func run(bytes: [UInt8], source: String) -> Run {
-        let now = fixedNow ?? Date()
         var run = Run(verification: PassVerification(source: Redaction.redactURL(source), findings: [], signer: nil, summary: nil))
+        run.verification.findings = check(bytes, into: &run)
+        return run
+    }
+
+    /// Runs the stages in order and returns their findings; fills `run` with what later views need.
+    private func check(_ bytes: [UInt8], into run: inout Run) -> [Finding] {
+        let now = fixedNow ?? Date()
         var findings: [Finding] = []
-        defer { run.verification.findings = findings }
 
         let archive = PassArchiveReader.read(bytes, limits: limits)
         findings += archive.findings
-        guard archive.readable else { return run }
+        guard archive.readable else { return findings }
         run.entries = archive.entries
         func root(_ name: String) -> [UInt8]? { archive.entries.first { $0.name == name }?.data }
         let nested = Set(archive.findings.filter { $0.code == "pass.archive.not-at-root" }.compactMap { $0.path?.split(separator: "/").last.map(String.init) })
@@ -173,7 +178,7 @@ public final class PassVerifier: Sendable {
         if let passJSON { findings += passJSON.findings }
         findings += ImageChecker.check(entries: archive.entries, style: passJSON?.summary?.style, limits: limits)
         findings += StringsFile.check(entries: archive.entries)
-        return run
+        return findings
     }
 
     /// Rules D1–D8 on the signer certificate.

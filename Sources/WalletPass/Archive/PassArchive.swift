@@ -85,7 +85,7 @@ enum PassArchiveReader {
             findings.append(.error("pass.archive.unreadable", "libzip: \(String(cString: zip_error_strerror(&error)))"))
             return
         }
-        guard let archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
+        guard let archive = zip_open_from_source(source, ZIP_RDONLY, &error) else {
             zip_source_free(source)  // on failure the source still belongs to us
             let code = zip_error_code_zip(&error)
             let text = String(cString: zip_error_strerror(&error))

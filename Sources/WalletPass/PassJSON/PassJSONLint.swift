@@ -244,9 +244,13 @@ enum PassJSONLinter {
                 return
             }
             let format = barcode["format"]?.stringValue ?? ""
-            if !(barcodeFormats.contains(format) || (allowCode128 && format == "PKBarcodeFormatCode128")) {
-                let hint = format == "PKBarcodeFormatCode128" ? " (Code128 is only allowed in \"barcodes\")" : ""
-                error("pass.json.barcode", "\(location).format \"\(format)\" is not a supported barcode format\(hint)")
+            if format == "PKBarcodeFormatCode128" && !allowCode128 {
+                // iOS 9+ reads the legacy key too and draws Code128; only older systems show no barcode.
+                warning(
+                    "pass.json.barcode-code128",
+                    "\(location).format is Code128, which the legacy \"barcode\" key supports only on iOS 9+; use \"barcodes\"")
+            } else if !(barcodeFormats.contains(format) || format == "PKBarcodeFormatCode128") {
+                error("pass.json.barcode", "\(location).format \"\(format)\" is not a supported barcode format")
             }
             if barcode["message"]?.stringValue == nil { error("pass.json.barcode", "\(location) lacks a string \"message\"") }
             if barcode["messageEncoding"]?.stringValue == nil {

@@ -41,13 +41,24 @@ enum SignatureChecker {
                 .error("pass.signature.not-signed-data", "the signature is CMS but not SignedData", path: "signature"))
             return check
         }
+        // Some signers (edutap) embed a copy of manifest.json instead of signing detached. Wallet accepts
+        // that when the copy is byte-identical, so it is a warning; a different copy is the wrong content.
+        var embeddedContent: [UInt8]?
         if CMS_is_detached(cms) != 1 {
+            let content = CMS_get0_content(cms)?.pointee.map { Certificate.bytes($0) } ?? []
+            if content != manifest {
+                check.findings.append(
+                    .error(
+                        "pass.signature.manifest-mismatch",
+                        "the signature embeds signed content that differs from manifest.json", path: "signature"))
+                return check
+            }
             check.findings.append(
-                .error(
+                .warning(
                     "pass.signature.not-detached",
-                    "the signature embeds its content; a pass signature must be detached over manifest.json",
+                    "the signature embeds a copy of manifest.json; Apple's signers produce a detached signature",
                     path: "signature"))
-            return check
+            embeddedContent = content
         }
         if let stack = CMS_get1_certs(cms) {
             defer { ia_sk_x509_free(stack) }  // the references now belong to the Certificate objects
@@ -78,7 +89,7 @@ enum SignatureChecker {
                     "pass.signature.signer-not-found", "signer certificate not found: \(detail)", path: "signature"))
             return check
         }
-        verifyMath(cms, manifest: manifest, into: &check)
+        verifyMath(cms, manifest: embeddedContent == nil ? manifest : nil, into: &check)
         return check
     }
 
@@ -130,21 +141,28 @@ enum SignatureChecker {
 
     /// CMS_verify over the exact manifest bytes, binary mode (no MIME canonicalisation), chain checked
     /// separately by the pass policy (CMS_NO_SIGNER_CERT_VERIFY).
-    private static func verifyMath(_ cms: OpaquePointer, manifest: [UInt8], into check: inout SignatureCheck) {
-        // BIO_new_mem_buf needs a non-null pointer even for empty content, so hand it a one-byte buffer then.
-        let storage = manifest.isEmpty ? [0] : manifest
-        let verified = storage.withUnsafeBytes { raw -> Bool in
-            guard let content = BIO_new_mem_buf(raw.baseAddress, Int32(manifest.count)) else { return false }
-            defer { BIO_free(content) }
-            return CMS_verify(cms, nil, nil, content, nil, UInt32(CMS_BINARY | CMS_NO_SIGNER_CERT_VERIFY)) == 1
+    /// `manifest` is `nil` when the SignedData carries its own (already compared) copy.
+    private static func verifyMath(_ cms: OpaquePointer, manifest: [UInt8]?, into check: inout SignatureCheck) {
+        let flags = UInt32(CMS_BINARY | CMS_NO_SIGNER_CERT_VERIFY)
+        let verified: Bool
+        if let manifest {
+            // BIO_new_mem_buf needs a non-null pointer even for empty content, so hand it a one-byte buffer then.
+            let storage = manifest.isEmpty ? [0] : manifest
+            verified = storage.withUnsafeBytes { raw -> Bool in
+                guard let content = BIO_new_mem_buf(raw.baseAddress, Int32(manifest.count)) else { return false }
+                defer { BIO_free(content) }
+                return CMS_verify(cms, nil, nil, content, nil, flags) == 1
+            }
+        } else {
+            verified = CMS_verify(cms, nil, nil, nil, nil, flags) == 1
         }
         if verified {
             check.signatureValid = true
             ERR_clear_error()
             return
         }
-        let (reason, text) = takeOpenSSLError()
-        if reason == CMS_R_CONTENT_VERIFY_ERROR {
+        let (reasons, text) = takeOpenSSLError()
+        if reasons.contains(CMS_R_CONTENT_VERIFY_ERROR) {
             check.findings.append(
                 .error(
                     "pass.signature.manifest-mismatch",

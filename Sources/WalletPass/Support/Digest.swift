@@ -97,13 +97,17 @@ func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
     }
 }
 
-/// Drains OpenSSL's thread-local error queue into one readable line (the reason of the first error).
-func takeOpenSSLError() -> (reason: Int32, text: String) {
-    let first = ERR_get_error()
-    defer { ERR_clear_error() }
-    guard first != 0 else { return (0, "unknown OpenSSL error") }
+/// Drains OpenSSL's thread-local error queue: every reason code (oldest first) and the text of the last
+/// error, which is the most specific one for CMS (e.g. "content verify error" after "verification failure").
+func takeOpenSSLError() -> (reasons: [Int32], text: String) {
+    var reasons: [Int32] = []
+    var last: UInt = 0
+    while case let code = ERR_get_error(), code != 0 {
+        reasons.append(ERR_GET_REASON(code))
+        last = code
+    }
+    guard last != 0 else { return ([], "unknown OpenSSL error") }
     var buffer = [CChar](repeating: 0, count: 256)
-    ERR_error_string_n(first, &buffer, buffer.count)
-    let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return (ERR_GET_REASON(first), text)
+    ERR_error_string_n(last, &buffer, buffer.count)
+    return (reasons, String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
 }
