@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+@testable import WalletPass
+
+/// Archives built to hurt a reader. Each must end in its own clear finding, without a crash, within bounded
+/// memory (limits are checked from the headers before inflating) and time.
+struct HostileCase: CustomTestStringConvertible, Sendable {
+    var name: String
+    var code: String
+    var make: @Sendable () -> [UInt8]
+
+    var testDescription: String { name }
+
+    static let passJSON = Array(PassParts.standardPassJSON.utf8)
+    static let zeros = [UInt8](repeating: 0, count: 3 << 20)
+
+    static let all: [HostileCase] = [
+        HostileCase(name: "not a zip", code: "pass.archive.not-zip") { Array("hello, I am a pass".utf8) },
+        HostileCase(name: "empty input", code: "pass.archive.not-zip") { [] },
+        HostileCase(name: "truncated archive", code: "pass.archive.truncated") {
+            let archive = PassParts.signed().archive
+            return Array(archive.prefix(archive.count / 2))
+        },
+        HostileCase(name: "zip slip ../", code: "pass.archive.unsafe-path") {
+            ZipWriter.archive([.init("pass.json", passJSON), .init("../../etc/evil.sh", Array("x".utf8))])
+        },
+        HostileCase(name: "absolute path", code: "pass.archive.unsafe-path") {
+            ZipWriter.archive([.init("/etc/passwd", Array("x".utf8))])
+        },
+        HostileCase(name: "backslash path", code: "pass.archive.unsafe-path") {
+            ZipWriter.archive([.init("..\\evil.txt", Array("x".utf8))])
+        },
+        HostileCase(name: "symlink entry", code: "pass.archive.symlink") {
+            var link = ZipWriter.Entry("icon.png", Array("/etc/passwd".utf8))
+            link.symlink = true
+            return ZipWriter.archive([.init("pass.json", passJSON), link])
+        },
+        HostileCase(name: "duplicate names", code: "pass.archive.duplicate-name") {
+            ZipWriter.archive([.init("pass.json", passJSON), .init("pass.json", Array("{}".utf8))])
+        },
+        HostileCase(name: "encrypted entry", code: "pass.archive.encrypted") {
+            var entry = ZipWriter.Entry("pass.json", passJSON)
+            entry.encrypted = true
+            return ZipWriter.archive([entry])
+        },
+        HostileCase(name: "unsupported compression (LZMA)", code: "pass.archive.unsupported-compression") {
+            var entry = ZipWriter.Entry("pass.json", passJSON)
+            entry.method = 14
+            return ZipWriter.archive([entry])
+        },
+        HostileCase(name: "zip bomb (3 MiB of zeros deflated)", code: "pass.archive.compression-ratio") {
+            ZipWriter.archive([.init("strip.png", zeros, deflated: ZipWriter.deflate(zeros))])
+        },
+        HostileCase(name: "entry declaring 3 GiB", code: "pass.archive.entry-too-large") {
+            var entry = ZipWriter.Entry("strip.png", Array(repeating: 1, count: 100))
+            entry.declaredSize = 3 << 30
+            return ZipWriter.archive([entry])
+        },
+        HostileCase(name: "header lies: declares 1 KiB, inflates to 3 MiB", code: "pass.archive.size-mismatch") {
+            var entry = ZipWriter.Entry("strip.png", zeros, deflated: ZipWriter.deflate(zeros))
+            entry.declaredSize = 1024
+            return ZipWriter.archive([entry])
+        },
+        HostileCase(name: "total uncompressed too large", code: "pass.archive.total-too-large") {
+            // 10 entries of 4 MiB − 1 each, 42 kB compressed (under the ratio limit): each passes the
+            // per-entry checks, together they exceed 32 MiB. Only the headers are read, so the data is filler.
+            let entries = (0..<10).map { index in
+                var entry = ZipWriter.Entry("big\(index).png", [], deflated: Array(repeating: 7, count: 42_000))
+                entry.declaredSize = (4 << 20) - 1
+                return entry
+            }
+            return ZipWriter.archive(entries)
+        },
+        HostileCase(name: "100,000 entries (ZIP64 count)", code: "pass.archive.too-many-entries") {
+            ZipWriter.archive((0..<100_000).map { ZipWriter.Entry("f\($0)", []) })
+        },
+        HostileCase(name: "300 entries", code: "pass.archive.too-many-entries") {
+            ZipWriter.archive((0..<300).map { ZipWriter.Entry("f\($0).png", png(1, 1)) })
+        },
+        HostileCase(name: "archive over 10 MiB", code: "pass.archive.too-large") {
+            ZipWriter.archive([.init("strip.png", [UInt8](repeating: 1, count: (10 << 20) + 1))])
+        },
+        HostileCase(name: "pass inside a folder", code: "pass.archive.not-at-root") {
+            let parts = PassParts.signed()
+            return ZipWriter.archive([
+                .init("MyPass/pass.json", passJSON), .init("MyPass/manifest.json", parts.manifest!),
+                .init("MyPass/signature", parts.signature!),
+            ])
+        },
+    ]
+}
+
+@Suite struct HostileArchiveTests {
+    @Test(arguments: HostileCase.all)
+    func hostileArchive(_ hostile: HostileCase) {
+        let result = SignedPassTests.trusted.verify(bytes: hostile.make(), source: "hostile.pkpass")
+        #expect(!result.valid)
+        #expect(result.findings.contains { $0.code == hostile.code && $0.severity == .error }, "\(result.findings)")
+    }
+
+    @Test func junkFilesAreReportedAndBreakTheManifest() {
+        var parts = PassParts.signed()
+        parts.files.append(("__MACOSX/._pass.json", [0, 5, 22, 7]))
+        parts.files.append((".DS_Store", [0, 0, 0, 1]))
+        let result = SignedPassTests.trusted.verify(bytes: parts.archive, source: "junk.pkpass")
+        let junk = result.findings.filter { $0.code == "pass.archive.junk" }
+        #expect(junk.map(\.path) == ["__MACOSX/._pass.json", ".DS_Store"])
+        #expect(junk.allSatisfy { $0.severity == .warning })
+        #expect(result.findings.filter { $0.code == "pass.manifest.unlisted-file" }.count == 2)
+    }
+
+    @Test func deflatedEntriesReadLikeStoredOnes() {
+        let parts = PassParts.signed()
+        let entries = [ZipWriter.Entry("pass.json", parts.files[0].data, deflated: ZipWriter.deflate(parts.files[0].data))]
+            + [ZipWriter.Entry("manifest.json", parts.manifest!), ZipWriter.Entry("signature", parts.signature!)]
+            + parts.files.dropFirst().map { ZipWriter.Entry($0.name, $0.data, deflated: ZipWriter.deflate($0.data)) }
+        let result = SignedPassTests.trusted.verify(bytes: ZipWriter.archive(entries), source: "deflated.pkpass")
+        #expect(result.valid, "\(result.findings)")
+        #expect(result.findings.isEmpty, "\(result.findings)")
+    }
+
+    @Test func everyPrefixOfAPassIsHandled() {
+        // Cutting a pass at many points exercises every "ends too early" path of libzip and the readers.
+        let archive = PassParts.signed().archive
+        for length in stride(from: 0, to: archive.count, by: max(1, archive.count / 97)) {
+            let result = SignedPassTests.trusted.verify(bytes: Array(archive.prefix(length)), source: "cut.pkpass")
+            #expect(!result.valid)
+        }
+    }
+
+    @Test func flippedBytesNeverCrash() {
+        let archive = PassParts.signed().archive
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            var damaged = archive
+            for _ in 0..<4 { damaged[Int.random(in: 0..<damaged.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator) }
+            _ = SignedPassTests.trusted.verify(bytes: damaged, source: "flipped.pkpass")
+        }
+    }
+}
