@@ -87,7 +87,8 @@ public struct PassSigner: Sendable, Hashable {
                 ("passTypeIdentifier", .optional(passTypeIdentifier)), ("teamIdentifier", .optional(teamIdentifier)),
                 ("organization", .optional(organization)), ("subject", .string(subject)), ("issuer", .string(issuer)),
                 ("serialNumber", .string(serialNumber)), ("issuingGeneration", .optional(issuingGeneration)),
-                ("signingTime", .optional(signingTime.map(formatDate))), ("notBefore", .optional(notBefore.map(formatDate))),
+                ("signingTime", .optional(signingTime.map(formatDate))),
+                ("notBefore", .optional(notBefore.map(formatDate))),
                 ("notAfter", .optional(notAfter.map(formatDate))), ("digestAlgorithm", .optional(digestAlgorithm)),
                 ("signerIdentifier", .optional(signerIdentifier)), ("nfcEnabled", .bool(nfcEnabled)),
             ]))

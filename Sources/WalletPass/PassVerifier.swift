@@ -1,7 +1,7 @@
+internal import COpenSSL
 import Findings
 import Foundation
 import StrictJSON
-internal import COpenSSL
 
 /// Verifies Apple Wallet passes (`.pkpass`) against every rule A–H of `docs/wallet-pass.md`.
 ///
@@ -27,7 +27,8 @@ public final class PassVerifier: Sendable {
     ///   - now: evaluates "expired since" and pass.json dates at this time instead of the clock (`--at`).
     ///   - limits: archive and JSON limits.
     /// - Throws: ``PassVerifierError`` when a trust file cannot be read or holds no certificate.
-    public convenience init(extraTrustFiles: [String] = [], now: Date? = nil, limits: PassLimits = PassLimits()) throws {
+    public convenience init(extraTrustFiles: [String] = [], now: Date? = nil, limits: PassLimits = PassLimits()) throws
+    {
         var certificates: [[UInt8]] = []
         for path in extraTrustFiles {
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -62,7 +63,8 @@ public final class PassVerifier: Sendable {
     public func verify(fileAt path: String) -> PassVerification {
         guard let bytes = readFile(path) else {
             return PassVerification(
-                source: path, findings: [.error("pass.file.unreadable", "cannot read \(path)")], signer: nil, summary: nil)
+                source: path, findings: [.error("pass.file.unreadable", "cannot read \(path)")], signer: nil,
+                summary: nil)
         }
         return verify(bytes: bytes, source: path)
     }
@@ -79,7 +81,8 @@ public final class PassVerifier: Sendable {
     public func inspect(fileAt path: String) -> PassInspection {
         guard let bytes = readFile(path) else {
             let verification = PassVerification(
-                source: path, findings: [.error("pass.file.unreadable", "cannot read \(path)")], signer: nil, summary: nil)
+                source: path, findings: [.error("pass.file.unreadable", "cannot read \(path)")], signer: nil,
+                summary: nil)
             return PassInspection(files: [], certificates: [], verification: verification)
         }
         return inspect(bytes: bytes, source: path)
@@ -89,7 +92,9 @@ public final class PassVerifier: Sendable {
     public func inspect(bytes: [UInt8], source: String) -> PassInspection {
         let run = run(bytes: bytes, source: source)
         let files = run.entries.map {
-            PassFile(name: $0.name, size: $0.data.count, compressedSize: $0.compressedSize, sha1: Hex.encode(digester.sha1($0.data)))
+            PassFile(
+                name: $0.name, size: $0.data.count, compressedSize: $0.compressedSize,
+                sha1: Hex.encode(digester.sha1($0.data)))
         }
         let certificates = run.signature?.embedded.map { certificate in
             PassCertificate(
@@ -108,7 +113,8 @@ public final class PassVerifier: Sendable {
         guard type != "application/vnd.apple.pkpass" else { return nil }
         return .warning(
             "pass.content-type",
-            "served as \(type ?? "no content type"); Safari and Mail only offer passes served as application/vnd.apple.pkpass")
+            "served as \(type ?? "no content type"); Safari and Mail only offer passes served as application/vnd.apple.pkpass"
+        )
     }
 
     // MARK: - the engine
@@ -128,7 +134,9 @@ public final class PassVerifier: Sendable {
     }
 
     private func run(bytes: [UInt8], source: String) -> Run {
-        var run = Run(verification: PassVerification(source: Redaction.redactURL(source), findings: [], signer: nil, summary: nil))
+        var run = Run(
+            verification: PassVerification(source: Redaction.redactURL(source), findings: [], signer: nil, summary: nil)
+        )
         run.verification.findings = check(bytes, into: &run)
         return run
     }
@@ -143,7 +151,10 @@ public final class PassVerifier: Sendable {
         guard archive.readable else { return findings }
         run.entries = archive.entries
         func root(_ name: String) -> [UInt8]? { archive.entries.first { $0.name == name }?.data }
-        let nested = Set(archive.findings.filter { $0.code == "pass.archive.not-at-root" }.compactMap { $0.path?.split(separator: "/").last.map(String.init) })
+        let nested = Set(
+            archive.findings.filter { $0.code == "pass.archive.not-at-root" }.compactMap {
+                $0.path?.split(separator: "/").last.map(String.init)
+            })
 
         // pass.json first: the certificate rules compare against it.
         var passJSON: PassJSONLinter.Result?
@@ -157,7 +168,8 @@ public final class PassVerifier: Sendable {
 
         let manifest = root("manifest.json")
         if let manifest {
-            findings += ManifestChecker.check(manifest: manifest, entries: archive.entries, digester: digester, limits: limits)
+            findings += ManifestChecker.check(
+                manifest: manifest, entries: archive.entries, digester: digester, limits: limits)
         } else if !nested.contains("manifest.json") {
             findings.append(.error("pass.manifest.missing", "the archive has no manifest.json: the pass is unsigned"))
         }
@@ -190,9 +202,11 @@ public final class PassVerifier: Sendable {
         let issuers = anchors.issuers(of: signer)
         let generation = issuers.first?.generation
         let commonName = signer.commonName ?? ""
-        let nfcEnabled = commonName.hasPrefix("Pass Type ID with NFC:") || signer.extensionValue(oids.nfcPassType) != nil
+        let nfcEnabled =
+            commonName.hasPrefix("Pass Type ID with NFC:") || signer.extensionValue(oids.nfcPassType) != nil
         let info = PassSigner(
-            passTypeIdentifier: signer.userID, teamIdentifier: signer.organizationalUnit, organization: signer.organization,
+            passTypeIdentifier: signer.userID, teamIdentifier: signer.organizationalUnit,
+            organization: signer.organization,
             subject: signer.subjectText, issuer: signer.issuerText, serialNumber: signer.serialHex,
             issuingGeneration: generation, signingTime: signature.signingTime, notBefore: signer.notBefore,
             notAfter: signer.notAfter, digestAlgorithm: signature.digest, signerIdentifier: signature.signerIdentifier,
@@ -207,7 +221,9 @@ public final class PassVerifier: Sendable {
                 .error(
                     "pass.cert.not-pass-type",
                     "the signer certificate (\(signer.subjectText)) is not a Pass Type ID certificate: "
-                        + (extensionValue == nil ? "it lacks extension 1.2.840.113635.100.6.1.16" : "its extended key usage lacks 1.2.840.113635.100.4.14"),
+                        + (extensionValue == nil
+                            ? "it lacks extension 1.2.840.113635.100.6.1.16"
+                            : "its extended key usage lacks 1.2.840.113635.100.4.14"),
                     path: path))
         }
         let passType = passJSON?["passTypeIdentifier"]?.stringValue
@@ -233,7 +249,9 @@ public final class PassVerifier: Sendable {
             let expectedNames = ["Pass Type ID: \(passType)", "Pass Type ID with NFC: \(passType)"]
             if signer.userID == passType, !expectedNames.contains(commonName) {
                 findings.append(
-                    .error("pass.cert.subject-mismatch", "the certificate CN \(quoted(commonName)) is not \(quoted(expectedNames[0]))", path: path))
+                    .error(
+                        "pass.cert.subject-mismatch",
+                        "the certificate CN \(quoted(commonName)) is not \(quoted(expectedNames[0]))", path: path))
             }
         }
         if let team, signer.organizationalUnit != team {
@@ -254,15 +272,18 @@ public final class PassVerifier: Sendable {
             case X509_V_ERR_CERT_HAS_EXPIRED:
                 findings.append(.error("pass.cert.expired-at-signing", "\(which) had expired \(when)", path: path))
             case X509_V_ERR_CERT_NOT_YET_VALID:
-                findings.append(.error("pass.cert.not-yet-valid-at-signing", "\(which) was not yet valid \(when)", path: path))
+                findings.append(
+                    .error("pass.cert.not-yet-valid-at-signing", "\(which) was not yet valid \(when)", path: path))
             case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
                 X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN, X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
                 findings.append(
                     .error(
                         "pass.cert.untrusted",
-                        "the signer certificate does not chain to Apple Root CA or a --trust anchor (\(message))", path: path))
+                        "the signer certificate does not chain to Apple Root CA or a --trust anchor (\(message))",
+                        path: path))
             default:
-                findings.append(.error("pass.cert.chain-invalid", "the certificate chain is invalid: \(message)", path: path))
+                findings.append(
+                    .error("pass.cert.chain-invalid", "the certificate chain is invalid: \(message)", path: path))
             }
         }
         if let notAfter = signer.notAfter, notAfter < now,
@@ -285,7 +306,9 @@ public final class PassVerifier: Sendable {
                         "pass.cert.intermediate-missing",
                         "the signature embeds no intermediate certificate; it should embed \(needed)", path: path))
             } else {
-                let embeddedNames = embeddedIntermediates.map { TrustAnchors.generation(of: $0).map { "WWDR \($0)" } ?? $0.subjectText }
+                let embeddedNames = embeddedIntermediates.map {
+                    TrustAnchors.generation(of: $0).map { "WWDR \($0)" } ?? $0.subjectText
+                }
                 findings.append(
                     .warning(
                         "pass.cert.wrong-intermediate",

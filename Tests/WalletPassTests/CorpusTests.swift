@@ -1,6 +1,7 @@
 import Foundation
 import StrictJSON
 import Testing
+
 @testable import WalletPass
 
 /// The documented verdict of every real pass in `Fixtures/passes/corpus` (copied byte for byte from
@@ -19,7 +20,9 @@ struct CorpusCase: CustomTestStringConvertible, Sendable {
 
     static let expired = "pass.cert.expired-since"
     static let all: [CorpusCase] = [
-        .init(file: "apple-sample__BoardingPass", valid: true, errors: [], warnings: [expired, "pass.json.trailing-comma"], generation: "G1"),
+        .init(
+            file: "apple-sample__BoardingPass", valid: true, errors: [],
+            warnings: [expired, "pass.json.trailing-comma"], generation: "G1"),
         .init(file: "apple-sample__Coupon", valid: true, errors: [], warnings: [expired], generation: "G1"),
         .init(file: "apple-sample__Event", valid: true, errors: [], warnings: [expired], generation: "G1"),
         .init(file: "apple-sample__Generic", valid: true, errors: [], warnings: [expired], generation: "G1"),
@@ -27,25 +30,34 @@ struct CorpusCase: CustomTestStringConvertible, Sendable {
         .init(
             file: "dotnet-passbook__sample-web-pass-2012", valid: false, errors: ["pass.signature.signer-not-found"],
             warnings: [], generation: nil),
-        .init(file: "edutap__basic_pass", valid: true, errors: [], warnings: [expired, "pass.signature.not-detached"], generation: "G4"),
+        .init(
+            file: "edutap__basic_pass", valid: true, errors: [], warnings: [expired, "pass.signature.not-detached"],
+            generation: "G4"),
         .init(file: "edutap__generated-eventticket", valid: true, errors: [], warnings: [expired], generation: "G4"),
-        .init(file: "edutap__generated-loyaltypass_nfc", valid: true, errors: [], warnings: [expired], generation: "G4"),
+        .init(
+            file: "edutap__generated-loyaltypass_nfc", valid: true, errors: [], warnings: [expired], generation: "G4"),
         .init(
             file: "edutap__unsigned-1234", valid: false, errors: ["pass.manifest.missing", "pass.signature.missing"],
             warnings: [], generation: nil),
-        .init(file: "passandroid__broken-fail", valid: false, errors: ["pass.archive.not-zip"], warnings: [], generation: nil),
+        .init(
+            file: "passandroid__broken-fail", valid: false, errors: ["pass.archive.not-zip"], warnings: [],
+            generation: nil),
         .init(
             file: "passandroid__westbahn-special", valid: false,
             errors: ["pass.manifest.missing-file", "pass.image.icon-missing", "pass.json.field-duplicate-key"],
             warnings: [expired], generation: "G1"),
-        .init(file: "pkpassvalidator__bad", valid: false, errors: ["pass.cert.extension-mismatch"], warnings: [expired], generation: "G1"),
+        .init(
+            file: "pkpassvalidator__bad", valid: false, errors: ["pass.cert.extension-mismatch"], warnings: [expired],
+            generation: "G1"),
         .init(file: "pkpassvalidator__good", valid: true, errors: [], warnings: [expired], generation: "G1"),
         .init(
-            file: "ueman-passkit__BoardingPass_unsigned", valid: false, errors: ["pass.manifest.hash-mismatch"], warnings: [expired],
+            file: "ueman-passkit__BoardingPass_unsigned", valid: false, errors: ["pass.manifest.hash-mismatch"],
+            warnings: [expired],
             generation: "G1"),
         .init(file: "ueman-passkit__cinema", valid: true, errors: [], warnings: [expired], generation: "G4"),
         .init(
-            file: "ueman-passkit__coffee_club", valid: true, errors: [], warnings: [expired, "pass.cert.wrong-intermediate"],
+            file: "ueman-passkit__coffee_club", valid: true, errors: [],
+            warnings: [expired, "pass.cert.wrong-intermediate"],
             generation: "G4"),
         .init(
             file: "ueman-passkit__generic_with_invalid_checksum", valid: false, errors: ["pass.manifest.hash-mismatch"],
@@ -58,9 +70,12 @@ struct CorpusCase: CustomTestStringConvertible, Sendable {
             file: "ueman-passkit__kudit-boardingpass-coupon", valid: true, errors: [],
             warnings: [expired, "pass.cert.wrong-intermediate"], generation: "G4"),
         .init(
-            file: "ueman-passkit__kudit-coupon", valid: true, errors: [], warnings: [expired, "pass.cert.wrong-intermediate"],
+            file: "ueman-passkit__kudit-coupon", valid: true, errors: [],
+            warnings: [expired, "pass.cert.wrong-intermediate"],
             generation: "G4"),
-        .init(file: "walletcompanion-kashif__SamplePasses-Event", valid: true, errors: [], warnings: [expired], generation: "G1"),
+        .init(
+            file: "walletcompanion-kashif__SamplePasses-Event", valid: true, errors: [], warnings: [expired],
+            generation: "G1"),
         .init(file: "walletcompanion-kashif__event1", valid: true, errors: [], warnings: [expired], generation: "G1"),
         .init(file: "walletcompanion-kashif__sample", valid: true, errors: [], warnings: [expired], generation: "G1"),
     ]
@@ -75,7 +90,9 @@ struct CorpusCase: CustomTestStringConvertible, Sendable {
     static func path(_ file: String) -> String { directory.appendingPathComponent(file + ".pkpass").path }
 
     @Test func everyCorpusFileHasAPinnedVerdict() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter { $0.hasSuffix(".pkpass") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter {
+            $0.hasSuffix(".pkpass")
+        }
         #expect(Set(files.map { String($0.dropLast(7)) }) == Set(CorpusCase.all.map(\.file)))
     }
 
@@ -134,9 +151,11 @@ struct CorpusCase: CustomTestStringConvertible, Sendable {
 
     @Test func inspectListsFilesAndCertificates() {
         let inspection = Self.verifier.inspect(fileAt: Self.path("pkpassvalidator__good"))
-        #expect(inspection.files.map(\.name).sorted() == [
-            "icon.png", "icon@2x.png", "logo.png", "logo@2x.png", "manifest.json", "pass.json", "signature", "strip.png",
-        ])
+        #expect(
+            inspection.files.map(\.name).sorted() == [
+                "icon.png", "icon@2x.png", "logo.png", "logo@2x.png", "manifest.json", "pass.json", "signature",
+                "strip.png",
+            ])
         #expect(inspection.files.first { $0.name == "pass.json" }?.size == 1646)
         #expect(inspection.certificates.count == 2)
         #expect(inspection.certificates.filter(\.isSigner).map(\.serialNumber) == ["5D3F8CAFE08C602D"])

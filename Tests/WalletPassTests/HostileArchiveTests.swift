@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WalletPass
 
 /// Archives built to hurt a reader. Each must end in its own clear finding, without a crash, within bounded
@@ -111,7 +112,8 @@ struct HostileCase: CustomTestStringConvertible, Sendable {
 
     @Test func deflatedEntriesReadLikeStoredOnes() {
         let parts = PassParts.signed()
-        let entries = [ZipWriter.Entry("pass.json", parts.files[0].data, deflated: ZipWriter.deflate(parts.files[0].data))]
+        let entries =
+            [ZipWriter.Entry("pass.json", parts.files[0].data, deflated: ZipWriter.deflate(parts.files[0].data))]
             + [ZipWriter.Entry("manifest.json", parts.manifest!), ZipWriter.Entry("signature", parts.signature!)]
             + parts.files.dropFirst().map { ZipWriter.Entry($0.name, $0.data, deflated: ZipWriter.deflate($0.data)) }
         let result = SignedPassTests.trusted.verify(bytes: ZipWriter.archive(entries), source: "deflated.pkpass")
@@ -133,7 +135,10 @@ struct HostileCase: CustomTestStringConvertible, Sendable {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<200 {
             var damaged = archive
-            for _ in 0..<4 { damaged[Int.random(in: 0..<damaged.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator) }
+            for _ in 0..<4 {
+                damaged[Int.random(in: 0..<damaged.count, using: &generator)] ^= UInt8.random(
+                    in: 1...255, using: &generator)
+            }
             _ = SignedPassTests.trusted.verify(bytes: damaged, source: "flipped.pkpass")
         }
     }

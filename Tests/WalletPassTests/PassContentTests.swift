@@ -1,6 +1,7 @@
 import Findings
 import Foundation
 import Testing
+
 @testable import WalletPass
 
 /// pass.json lint cases: a change to the standard pass.json and the finding it must produce.
@@ -12,28 +13,41 @@ struct LintCase: CustomTestStringConvertible, Sendable {
 
     var testDescription: String { name }
 
-    static func replacing(_ name: String, _ target: String, _ replacement: String, _ code: String?, _ severity: Severity? = .error)
+    static func replacing(
+        _ name: String, _ target: String, _ replacement: String, _ code: String?, _ severity: Severity? = .error
+    )
         -> LintCase
     {
-        LintCase(name: name, json: PassParts.passJSON(replacing: target, with: replacement), code: code, severity: severity)
+        LintCase(
+            name: name, json: PassParts.passJSON(replacing: target, with: replacement), code: code, severity: severity)
     }
 
     static let all: [LintCase] = [
         .init(name: "the standard pass is clean", json: PassParts.standardPassJSON, code: nil),
         .init(name: "not JSON", json: "{\"formatVersion\": 1,", code: "pass.json.invalid", severity: .error),
         .init(name: "an array", json: "[1, 2]", code: "pass.json.not-object", severity: .error),
-        .init(name: "deeply nested", json: String(repeating: "[", count: 100_000), code: "pass.json.invalid", severity: .error),
-        .init(name: "byte order mark", json: "\u{FEFF}" + PassParts.standardPassJSON, code: "pass.json.bom", severity: .warning),
+        .init(
+            name: "deeply nested", json: String(repeating: "[", count: 100_000), code: "pass.json.invalid",
+            severity: .error),
+        .init(
+            name: "byte order mark", json: "\u{FEFF}" + PassParts.standardPassJSON, code: "pass.json.bom",
+            severity: .warning),
         replacing("trailing comma", "\"generic\": {", "\"voided\": false, \"generic\": {", nil),
-        replacing("trailing comma accepted with a warning", "\"Jane\"}]", "\"Jane\"},]", "pass.json.trailing-comma", .warning),
+        replacing(
+            "trailing comma accepted with a warning", "\"Jane\"}]", "\"Jane\"},]", "pass.json.trailing-comma", .warning),
         replacing("missing description", "\"description\": \"Test pass\",", "", "pass.json.missing-key"),
         replacing("formatVersion 2", "\"formatVersion\": 1", "\"formatVersion\": 2", "pass.json.format-version"),
-        replacing("formatVersion as string", "\"formatVersion\": 1", "\"formatVersion\": \"1\"", "pass.json.format-version"),
-        replacing("serialNumber as number", "\"serialNumber\": \"TEST-0001\"", "\"serialNumber\": 1", "pass.json.wrong-type"),
+        replacing(
+            "formatVersion as string", "\"formatVersion\": 1", "\"formatVersion\": \"1\"", "pass.json.format-version"),
+        replacing(
+            "serialNumber as number", "\"serialNumber\": \"TEST-0001\"", "\"serialNumber\": 1", "pass.json.wrong-type"),
         replacing("no style", "\"generic\": {", "\"notAStyle\": {", "pass.json.no-style"),
         replacing("two styles", "\"generic\": {", "\"coupon\": {}, \"generic\": {", "pass.json.multiple-styles"),
-        replacing("boardingPass without transitType", "\"generic\": {", "\"boardingPass\": {", "pass.json.transit-type"),
-        replacing("field without value", "\"label\": \"Member\", \"value\": \"Jane\"", "\"label\": \"Member\"", "pass.json.field-invalid"),
+        replacing(
+            "boardingPass without transitType", "\"generic\": {", "\"boardingPass\": {", "pass.json.transit-type"),
+        replacing(
+            "field without value", "\"label\": \"Member\", \"value\": \"Jane\"", "\"label\": \"Member\"",
+            "pass.json.field-invalid"),
         replacing("duplicate field key", "\"key\": \"terms\"", "\"key\": \"member\"", "pass.json.field-duplicate-key"),
         replacing("unknown text alignment", "PKTextAlignmentLeft", "left", "pass.json.field-enum", .warning),
         replacing(
@@ -54,7 +68,8 @@ struct LintCase: CustomTestStringConvertible, Sendable {
         replacing("unknown barcode format", "PKBarcodeFormatQR", "PKBarcodeFormatEAN13", "pass.json.barcode"),
         replacing("hex colour", "rgb(10, 20, 30)", "#0a141e", "pass.json.color", .warning),
         replacing("colour out of range", "rgb(10, 20, 30)", "rgb(10, 20, 300)", "pass.json.color", .warning),
-        replacing("date with milliseconds", "2026-12-31T23:59:00+01:00", "2026-12-31T23:59:00.000+01:00", "pass.json.date"),
+        replacing(
+            "date with milliseconds", "2026-12-31T23:59:00+01:00", "2026-12-31T23:59:00.000+01:00", "pass.json.date"),
         replacing("date with +0100", "2026-12-31T23:59:00+01:00", "2026-12-31T23:59:00+0100", "pass.json.date"),
         replacing("date in the past", "2026-12-31T23:59:00+01:00", "2020-01-01T00:00Z", "pass.json.expired", .warning),
         replacing(
@@ -63,7 +78,9 @@ struct LintCase: CustomTestStringConvertible, Sendable {
         replacing(
             "location without longitude", "\"generic\": {", "\"locations\": [{\"latitude\": 1.5}], \"generic\": {",
             "pass.json.location"),
-        replacing("beacon without UUID", "\"generic\": {", "\"beacons\": [{\"major\": 1}], \"generic\": {", "pass.json.beacon"),
+        replacing(
+            "beacon without UUID", "\"generic\": {", "\"beacons\": [{\"major\": 1}], \"generic\": {", "pass.json.beacon"
+        ),
     ]
 }
 
@@ -72,7 +89,8 @@ struct LintCase: CustomTestStringConvertible, Sendable {
     func lint(_ lintCase: LintCase) {
         let result = PassJSONLinter.lint(Array(lintCase.json.utf8), now: TestPKI.now, limits: PassLimits())
         if let code = lintCase.code {
-            #expect(result.findings.contains { $0.code == code && $0.severity == lintCase.severity }, "\(result.findings)")
+            #expect(
+                result.findings.contains { $0.code == code && $0.severity == lintCase.severity }, "\(result.findings)")
             #expect(result.findings.allSatisfy { $0.path == "pass.json" })
         } else {
             #expect(result.findings.isEmpty, "\(result.findings)")
@@ -82,7 +100,9 @@ struct LintCase: CustomTestStringConvertible, Sendable {
     @Test func authenticationTokenNeverReachesAFinding() {
         let json = PassParts.passJSON(
             replacing: "\"description\": \"Test pass\",",
-            with: "\"description\": \"Test pass\", \"webServiceURL\": \"http://x.example/?token=abc\", \"authenticationToken\": \"s3cr3t\",")
+            with:
+                "\"description\": \"Test pass\", \"webServiceURL\": \"http://x.example/?token=abc\", \"authenticationToken\": \"s3cr3t\","
+        )
         let findings = PassJSONLinter.lint(Array(json.utf8), now: TestPKI.now, limits: PassLimits()).findings
         #expect(!findings.isEmpty)
         #expect(findings.allSatisfy { !$0.message.contains("s3cr3t") && !$0.message.contains("token=abc") })
@@ -112,15 +132,16 @@ struct LintCase: CustomTestStringConvertible, Sendable {
         #expect(ImageChecker.pngSize(Array(png(1, 1).prefix(20))) == nil)
     }
 
-    @Test(arguments: [
-        ("icon.png", png(29, 29), nil),
-        ("icon@2x.png", png(40, 40), "pass.image.size"),
-        ("logo.png", png(400, 50), "pass.image.size"),
-        ("strip.png", Array("<html>".utf8), "pass.image.not-png"),
-        ("background.png", png(5000, 10), "pass.image.too-large"),
-        ("thumbnail.png", png(90, 90), nil),
-        ("strip.png", png(375, 98), "pass.image.unused-for-style"),
-    ] as [(String, [UInt8], String?)])
+    @Test(
+        arguments: [
+            ("icon.png", png(29, 29), nil),
+            ("icon@2x.png", png(40, 40), "pass.image.size"),
+            ("logo.png", png(400, 50), "pass.image.size"),
+            ("strip.png", Array("<html>".utf8), "pass.image.not-png"),
+            ("background.png", png(5000, 10), "pass.image.too-large"),
+            ("thumbnail.png", png(90, 90), nil),
+            ("strip.png", png(375, 98), "pass.image.unused-for-style"),
+        ] as [(String, [UInt8], String?)])
     func images(_ name: String, _ data: [UInt8], _ code: String?) {
         var entries = [ArchiveEntry(name: name, compressedSize: data.count, data: data)]
         if name != "icon.png" { entries.append(ArchiveEntry(name: "icon.png", compressedSize: 0, data: png(29, 29))) }
@@ -141,13 +162,17 @@ struct LintCase: CustomTestStringConvertible, Sendable {
         [0xFE, 0xFF] + text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
     }
 
-    @Test(arguments: [
-        ("UTF-8", Array("\"a\" = \"b\";\n\"c\" = \"d\";".utf8)),
-        ("UTF-8 with BOM and comments", [0xEF, 0xBB, 0xBF] + Array("/* x */\n// y\n\"a\"=\"b\"; \"c\" = \"d\";".utf8)),
-        ("UTF-16LE", utf16LE("\"a\" = \"b\";\n\"c\" = \"d\";")),
-        ("UTF-16BE", utf16BE("\"a\" = \"b\"; /* c */ \"c\" = \"d\";")),
-        ("escapes and bare keys", Array("a = \"b\";\n\"c\" = \"d\\\"\\n\";".utf8)),
-    ] as [(String, [UInt8])])
+    @Test(
+        arguments: [
+            ("UTF-8", Array("\"a\" = \"b\";\n\"c\" = \"d\";".utf8)),
+            (
+                "UTF-8 with BOM and comments",
+                [0xEF, 0xBB, 0xBF] + Array("/* x */\n// y\n\"a\"=\"b\"; \"c\" = \"d\";".utf8)
+            ),
+            ("UTF-16LE", utf16LE("\"a\" = \"b\";\n\"c\" = \"d\";")),
+            ("UTF-16BE", utf16BE("\"a\" = \"b\"; /* c */ \"c\" = \"d\";")),
+            ("escapes and bare keys", Array("a = \"b\";\n\"c\" = \"d\\\"\\n\";".utf8)),
+        ] as [(String, [UInt8])])
     func stringsFilesParse(_ name: String, _ bytes: [UInt8]) throws {
         let text = try #require(StringsFile.decode(bytes))
         let pairs = try StringsFile.parse(text)
@@ -155,22 +180,26 @@ struct LintCase: CustomTestStringConvertible, Sendable {
         #expect(pairs.first?.value == "b")
     }
 
-    @Test(arguments: [
-        ("missing semicolon", Array("\"a\" = \"b\"".utf8), "pass.strings.invalid"),
-        ("unterminated string", Array("\"a\" = \"b;".utf8), "pass.strings.invalid"),
-        ("unterminated comment", Array("/* \"a\" = \"b\";".utf8), "pass.strings.invalid"),
-        ("invalid UTF-8", [0x22, 0x61, 0x22, 0x3D, 0x22, 0xC3, 0x28, 0x22, 0x3B], "pass.strings.encoding"),
-        ("odd UTF-16", [0xFF, 0xFE, 0x41], "pass.strings.encoding"),
-    ] as [(String, [UInt8], String)])
+    @Test(
+        arguments: [
+            ("missing semicolon", Array("\"a\" = \"b\"".utf8), "pass.strings.invalid"),
+            ("unterminated string", Array("\"a\" = \"b;".utf8), "pass.strings.invalid"),
+            ("unterminated comment", Array("/* \"a\" = \"b\";".utf8), "pass.strings.invalid"),
+            ("invalid UTF-8", [0x22, 0x61, 0x22, 0x3D, 0x22, 0xC3, 0x28, 0x22, 0x3B], "pass.strings.encoding"),
+            ("odd UTF-16", [0xFF, 0xFE, 0x41], "pass.strings.encoding"),
+        ] as [(String, [UInt8], String)])
     func badStringsFiles(_ name: String, _ bytes: [UInt8], _ code: String) {
-        let findings = StringsFile.check(entries: [ArchiveEntry(name: "en.lproj/pass.strings", compressedSize: 0, data: bytes)])
+        let findings = StringsFile.check(entries: [
+            ArchiveEntry(name: "en.lproj/pass.strings", compressedSize: 0, data: bytes)
+        ])
         #expect(findings.map(\.code) == [code], "\(findings)")
         #expect(findings.first?.path == "en.lproj/pass.strings")
     }
 
     @Test func localesMustCarryTheSameKeys() {
         let findings = StringsFile.check(entries: [
-            ArchiveEntry(name: "en.lproj/pass.strings", compressedSize: 0, data: Array("\"a\" = \"A\"; \"b\" = \"B\";".utf8)),
+            ArchiveEntry(
+                name: "en.lproj/pass.strings", compressedSize: 0, data: Array("\"a\" = \"A\"; \"b\" = \"B\";".utf8)),
             ArchiveEntry(name: "de.lproj/pass.strings", compressedSize: 0, data: Self.utf16LE("\"a\" = \"Ä\";")),
         ])
         #expect(findings.map(\.code) == ["pass.strings.missing-keys"])
@@ -209,8 +238,10 @@ struct LintCase: CustomTestStringConvertible, Sendable {
     @Test func manifestProblems() {
         let entries = [ArchiveEntry(name: "pass.json", compressedSize: 0, data: Array("{}".utf8))]
         func codes(_ manifest: String) -> [String] {
-            ManifestChecker.check(manifest: Array(manifest.utf8), entries: entries, digester: PassParts.digester, limits: PassLimits())
-                .map(\.code)
+            ManifestChecker.check(
+                manifest: Array(manifest.utf8), entries: entries, digester: PassParts.digester, limits: PassLimits()
+            )
+            .map(\.code)
         }
         let sha1 = Hex.encode(PassParts.digester.sha1(Array("{}".utf8)))
         #expect(codes("{\"pass.json\": \"\(sha1)\"}") == [])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WalletPass
 
 /// Passes signed by a PKI the tests generate (root → WWDR-like intermediate → Pass Type ID leaf).
@@ -65,7 +66,10 @@ struct Mutation: CustomTestStringConvertible, Sendable {
             parts.signature = nil
             return parts.archive
         },
-        Mutation(name: "no manifest.json", valid: false, codes: ["pass.manifest.missing", "pass.signature.manifest-mismatch"]) {
+        Mutation(
+            name: "no manifest.json", valid: false,
+            codes: ["pass.manifest.missing", "pass.signature.manifest-mismatch"]
+        ) {
             var parts = PassParts.signed()
             parts.manifest = nil
             return parts.archive
@@ -89,8 +93,11 @@ struct Mutation: CustomTestStringConvertible, Sendable {
         Mutation(name: "extension .16 holds another value", valid: false, codes: ["pass.cert.extension-mismatch"]) {
             PassParts.signed(signer: TestPKI.passLeaf(extensionValue: "My Pass Description")).archive
         },
-        Mutation(name: "certificate UID differs from passTypeIdentifier", valid: false, codes: ["pass.cert.uid-mismatch"]) {
-            let leaf = TestPKI.passLeaf(uid: "pass.test.other", commonName: "Pass Type ID: \(TestPKI.passTypeIdentifier)")
+        Mutation(
+            name: "certificate UID differs from passTypeIdentifier", valid: false, codes: ["pass.cert.uid-mismatch"]
+        ) {
+            let leaf = TestPKI.passLeaf(
+                uid: "pass.test.other", commonName: "Pass Type ID: \(TestPKI.passTypeIdentifier)")
             return PassParts.signed(signer: leaf).archive
         },
         Mutation(name: "certificate OU differs from teamIdentifier", valid: false, codes: ["pass.cert.team-mismatch"]) {
@@ -100,15 +107,20 @@ struct Mutation: CustomTestStringConvertible, Sendable {
             PassParts.signed(signer: TestPKI.passLeaf(commonName: "Some Certificate")).archive
         },
         Mutation(name: "certificate expired at signing time", valid: false, codes: ["pass.cert.expired-at-signing"]) {
-            let leaf = TestPKI.passLeaf(notBefore: TestPKI.date("2023-01-01T00:00:00Z"), notAfter: TestPKI.date("2024-01-01T00:00:00Z"))
+            let leaf = TestPKI.passLeaf(
+                notBefore: TestPKI.date("2023-01-01T00:00:00Z"), notAfter: TestPKI.date("2024-01-01T00:00:00Z"))
             return PassParts.signed(signer: leaf).archive
         },
-        Mutation(name: "certificate not yet valid at signing time", valid: false, codes: ["pass.cert.not-yet-valid-at-signing"]) {
+        Mutation(
+            name: "certificate not yet valid at signing time", valid: false,
+            codes: ["pass.cert.not-yet-valid-at-signing"]
+        ) {
             let leaf = TestPKI.passLeaf(notBefore: TestPKI.date("2025-12-01T00:00:00Z"))
             return PassParts.signed(signer: leaf).archive
         },
         Mutation(name: "leaf is not a Pass Type ID certificate", valid: false, codes: ["pass.cert.not-pass-type"]) {
-            PassParts.signed(signer: TestPKI.passLeaf(extensionValue: nil, keyUsage: "clientAuth,emailProtection")).archive
+            PassParts.signed(signer: TestPKI.passLeaf(extensionValue: nil, keyUsage: "clientAuth,emailProtection"))
+                .archive
         },
         Mutation(name: "wrong intermediate embedded", valid: true, codes: ["pass.cert.wrong-intermediate"]) {
             // The right intermediate comes from --trust (as the pinned WWDR set does for real passes).
@@ -116,12 +128,14 @@ struct Mutation: CustomTestStringConvertible, Sendable {
         },
         Mutation(name: "nfc without an NFC certificate", valid: false, codes: ["pass.cert.nfc-not-enabled"]) {
             PassParts.signed(
-                passJSON: PassParts.passJSON(replacing: "\"generic\": {", with: "\"nfc\": {\"message\": \"hello\"}, \"generic\": {")
+                passJSON: PassParts.passJSON(
+                    replacing: "\"generic\": {", with: "\"nfc\": {\"message\": \"hello\"}, \"generic\": {")
             ).archive
         },
         Mutation(name: "nfc with an NFC certificate", valid: true, codes: []) {
             PassParts.signed(
-                passJSON: PassParts.passJSON(replacing: "\"generic\": {", with: "\"nfc\": {\"message\": \"hello\"}, \"generic\": {"),
+                passJSON: PassParts.passJSON(
+                    replacing: "\"generic\": {", with: "\"nfc\": {\"message\": \"hello\"}, \"generic\": {"),
                 signer: TestPKI.passLeaf(nfc: true, serial: 101)
             ).archive
         },
@@ -162,7 +176,8 @@ extension SignedPassTests {
     }
 
     @Test func anExpiredCertificateIsReportedSinceButStillValid() throws {
-        let later = try PassVerifier(extraTrustCertificates: [TestPKI.root.pem], now: TestPKI.date("2028-01-01T00:00:00Z"))
+        let later = try PassVerifier(
+            extraTrustCertificates: [TestPKI.root.pem], now: TestPKI.date("2028-01-01T00:00:00Z"))
         let result = later.verify(bytes: PassParts.signed().archive, source: "test.pkpass")
         #expect(result.valid)
         #expect(result.findings.map(\.code).contains("pass.cert.expired-since"))
@@ -170,7 +185,8 @@ extension SignedPassTests {
     }
 
     @Test func subjectKeyIdentifierSignerIsReported() {
-        let archive = PassParts.signed(options: SigningOptions(subjectKeyIdentifier: true, chain: Mutation.chain)).archive
+        let archive = PassParts.signed(options: SigningOptions(subjectKeyIdentifier: true, chain: Mutation.chain))
+            .archive
         let result = Self.trusted.verify(bytes: archive, source: "ski.pkpass")
         #expect(result.signer?.signerIdentifier == "subjectKeyIdentifier")
     }
@@ -191,7 +207,12 @@ extension SignedPassTests {
         let garbage = directory.appendingPathComponent("garbage.pem")
         try Data("hello".utf8).write(to: garbage)
         #expect(throws: PassVerifierError.self) { try PassVerifier(extraTrustFiles: [garbage.path]) }
-        #expect(throws: PassVerifierError.self) { try PassVerifier(extraTrustFiles: [directory.appendingPathComponent("none").path]) }
-        #expect(verifier.verify(fileAt: directory.appendingPathComponent("none.pkpass").path).findings.map(\.code) == ["pass.file.unreadable"])
+        #expect(throws: PassVerifierError.self) {
+            try PassVerifier(extraTrustFiles: [directory.appendingPathComponent("none").path])
+        }
+        #expect(
+            verifier.verify(fileAt: directory.appendingPathComponent("none.pkpass").path).findings.map(\.code) == [
+                "pass.file.unreadable"
+            ])
     }
 }

@@ -68,10 +68,11 @@ enum PassArchiveReader {
 
     private static func describeMagic(_ bytes: [UInt8]) -> String {
         if bytes.isEmpty { return "empty input" }
-        return "starts with " + bytes.prefix(4).map { byte in
-            let hex = Hex.encode([byte])
-            return (0x20..<0x7F).contains(byte) ? "'\(Character(UnicodeScalar(byte)))'" : "0x\(hex)"
-        }.joined(separator: " ")
+        return "starts with "
+            + bytes.prefix(4).map { byte in
+                let hex = Hex.encode([byte])
+                return (0x20..<0x7F).contains(byte) ? "'\(Character(UnicodeScalar(byte)))'" : "0x\(hex)"
+            }.joined(separator: " ")
     }
 
     /// Opens a read-only libzip archive over `raw` (no copy) for the duration of `body`.
@@ -112,7 +113,9 @@ enum PassArchiveReader {
         let count = zip_get_num_entries(archive, 0)
         guard count >= 0, count <= Int64(limits.maxEntries) else {
             result.findings.append(
-                .error("pass.archive.too-many-entries", "the archive has \(count) entries; the limit is \(limits.maxEntries)"))
+                .error(
+                    "pass.archive.too-many-entries",
+                    "the archive has \(count) entries; the limit is \(limits.maxEntries)"))
             return
         }
         var planned: [PlannedEntry] = []
@@ -128,20 +131,24 @@ enum PassArchiveReader {
             let name = String(cString: rawName)
             let lowerName = name.lowercased()
             if let problem = unsafePathProblem(name) {
-                result.findings.append(.error("pass.archive.unsafe-path", "entry name \(quoted(name)) \(problem)", path: name))
+                result.findings.append(
+                    .error("pass.archive.unsafe-path", "entry name \(quoted(name)) \(problem)", path: name))
                 continue
             }
             if !seen.insert(lowerName).inserted {
                 result.findings.append(
-                    .error("pass.archive.duplicate-name", "the archive holds \(quoted(name)) more than once", path: name))
+                    .error(
+                        "pass.archive.duplicate-name", "the archive holds \(quoted(name)) more than once", path: name))
                 continue
             }
             if ia_zip_entry_is_symlink(archive, index) == 1 {
-                result.findings.append(.error("pass.archive.symlink", "entry \(quoted(name)) is a symbolic link", path: name))
+                result.findings.append(
+                    .error("pass.archive.symlink", "entry \(quoted(name)) is a symbolic link", path: name))
                 continue
             }
             if stat.valid & zip_uint64_t(ZIP_STAT_ENCRYPTION_METHOD) != 0 && stat.encryption_method != ZIP_EM_NONE {
-                result.findings.append(.error("pass.archive.encrypted", "entry \(quoted(name)) is encrypted", path: name))
+                result.findings.append(
+                    .error("pass.archive.encrypted", "entry \(quoted(name)) is encrypted", path: name))
                 continue
             }
             if name.hasSuffix("/") { continue }  // a directory entry carries no data
@@ -159,14 +166,18 @@ enum PassArchiveReader {
                 result.findings.append(
                     .error(
                         "pass.archive.entry-too-large",
-                        "entry \(quoted(name)) inflates to \(size) bytes; the limit is \(limits.maxEntryBytes)", path: name))
+                        "entry \(quoted(name)) inflates to \(size) bytes; the limit is \(limits.maxEntryBytes)",
+                        path: name))
                 continue
             }
-            if size > limits.ratioFloorBytes && size > compressedSize.multipliedReportingOverflow(by: limits.maxCompressionRatio).partialValue {
+            if size > limits.ratioFloorBytes
+                && size > compressedSize.multipliedReportingOverflow(by: limits.maxCompressionRatio).partialValue
+            {
                 result.findings.append(
                     .error(
                         "pass.archive.compression-ratio",
-                        "entry \(quoted(name)) inflates \(compressedSize) bytes to \(size) bytes (zip bomb?)", path: name))
+                        "entry \(quoted(name)) inflates \(compressedSize) bytes to \(size) bytes (zip bomb?)",
+                        path: name))
                 continue
             }
             total += size
@@ -187,10 +198,12 @@ enum PassArchiveReader {
     }
 
     /// Reads one entry, never more than its declared size plus one byte.
-    private static func inflate(_ archive: OpaquePointer, _ entry: PlannedEntry, findings: inout [Finding]) -> [UInt8]? {
+    private static func inflate(_ archive: OpaquePointer, _ entry: PlannedEntry, findings: inout [Finding]) -> [UInt8]?
+    {
         guard let file = zip_fopen_index(archive, entry.index, 0) else {
             let text = String(cString: zip_error_strerror(zip_get_error(archive)))
-            findings.append(.error("pass.archive.unreadable", "cannot open entry \(quoted(entry.name)): \(text)", path: entry.name))
+            findings.append(
+                .error("pass.archive.unreadable", "cannot open entry \(quoted(entry.name)): \(text)", path: entry.name))
             return nil
         }
         defer { zip_fclose(file) }
@@ -203,7 +216,9 @@ enum PassArchiveReader {
             if read < 0 {
                 let text = String(cString: zip_error_strerror(zip_file_get_error(file)))
                 findings.append(
-                    .error("pass.archive.corrupt-entry", "entry \(quoted(entry.name)) cannot be inflated: \(text)", path: entry.name))
+                    .error(
+                        "pass.archive.corrupt-entry", "entry \(quoted(entry.name)) cannot be inflated: \(text)",
+                        path: entry.name))
                 return nil
             }
             if read == 0 { break }
@@ -236,7 +251,8 @@ enum PassArchiveReader {
             let base = entry.name.split(separator: "/").last.map(String.init) ?? entry.name
             if entry.name.hasPrefix("__MACOSX/") || base.hasPrefix("._") || base == ".DS_Store" || base == "Thumbs.db" {
                 findings.append(
-                    .warning("pass.archive.junk", "\(quoted(entry.name)) is operating-system clutter", path: entry.name))
+                    .warning("pass.archive.junk", "\(quoted(entry.name)) is operating-system clutter", path: entry.name)
+                )
             }
         }
     }
@@ -245,7 +261,9 @@ enum PassArchiveReader {
         if name.isEmpty { return "is empty" }
         if name.contains("\\") { return "contains a backslash" }
         if name.hasPrefix("/") { return "is an absolute path" }
-        if name.utf8.count >= 2, name.utf8.dropFirst().first == UInt8(ascii: ":") { return "starts with a drive letter" }
+        if name.utf8.count >= 2, name.utf8.dropFirst().first == UInt8(ascii: ":") {
+            return "starts with a drive letter"
+        }
         if name.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." }) {
             return "contains '..' (zip slip)"
         }

@@ -43,7 +43,8 @@ enum ImageChecker {
                 scale = factor
             }
             guard let size = pngSize(entry.data) else {
-                findings.append(.warning("pass.image.not-png", "\(quoted(entry.name)) is not a PNG image", path: entry.name))
+                findings.append(
+                    .warning("pass.image.not-png", "\(quoted(entry.name)) is not a PNG image", path: entry.name))
                 continue
             }
             if size.width > limits.maxImageSide || size.height > limits.maxImageSide {
@@ -58,7 +59,9 @@ enum ImageChecker {
             kindsPresent.insert(stem)
             let width = maxWidth * scale
             let height = maxHeight * scale
-            if size.width > width || size.height > height || (stem == "icon" && (size.width < width || size.height < height)) {
+            if size.width > width || size.height > height
+                || (stem == "icon" && (size.width < width || size.height < height))
+            {
                 findings.append(
                     .warning(
                         "pass.image.size",
@@ -70,11 +73,15 @@ enum ImageChecker {
         if let style, let allowed = imagesForStyle[style] {
             for kind in kindsPresent.subtracting(allowed).sorted() {
                 findings.append(
-                    .warning("pass.image.unused-for-style", "\(style) passes do not display \(kind) images", path: kind + ".png"))
+                    .warning(
+                        "pass.image.unused-for-style", "\(style) passes do not display \(kind) images",
+                        path: kind + ".png"))
             }
             if style == "eventTicket", kindsPresent.contains("strip"), kindsPresent.contains("background") {
                 findings.append(
-                    .warning("pass.image.unused-for-style", "an eventTicket with a strip image does not display its background"))
+                    .warning(
+                        "pass.image.unused-for-style",
+                        "an eventTicket with a strip image does not display its background"))
             }
         }
         return findings

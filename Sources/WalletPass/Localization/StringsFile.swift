@@ -50,7 +50,9 @@ enum StringsFile {
                         if scalars[index] == "\n" { line += 1 }
                         index += 1
                     }
-                    guard index + 1 < scalars.count else { throw ParseError(line: line, reason: "unterminated comment") }
+                    guard index + 1 < scalars.count else {
+                        throw ParseError(line: line, reason: "unterminated comment")
+                    }
                     index += 2
                 } else if scalar == "/", index + 1 < scalars.count, scalars[index + 1] == "/" {
                     while index < scalars.count, scalars[index] != "\n" { index += 1 }
@@ -89,8 +91,10 @@ enum StringsFile {
                     case "t": scalar = "\t"
                     case "r": scalar = "\r"
                     case "U", "u":
-                        let digits = String(String.UnicodeScalarView(scalars[(index + 1)..<min(index + 5, scalars.count)]))
-                        guard digits.count == 4, let code = UInt32(digits, radix: 16), let decoded = Unicode.Scalar(code)
+                        let digits = String(
+                            String.UnicodeScalarView(scalars[(index + 1)..<min(index + 5, scalars.count)]))
+                        guard digits.count == 4, let code = UInt32(digits, radix: 16),
+                            let decoded = Unicode.Scalar(code)
                         else { throw ParseError(line: line, reason: "invalid \\U escape") }
                         scalar = decoded
                         index += 4
@@ -143,16 +147,21 @@ enum StringsFile {
             guard let text = decode(entry.data) else {
                 findings.append(
                     .error(
-                        "pass.strings.encoding", "\(quoted(entry.name)) is neither UTF-8 nor UTF-16 with a byte order mark",
+                        "pass.strings.encoding",
+                        "\(quoted(entry.name)) is neither UTF-8 nor UTF-16 with a byte order mark",
                         path: entry.name))
                 continue
             }
             do {
                 let pairs = try parse(text)
-                if parts[1] == "pass.strings" { keysByLocale.append((String(parts[0].dropLast(6)), Set(pairs.map(\.key)))) }
+                if parts[1] == "pass.strings" {
+                    keysByLocale.append((String(parts[0].dropLast(6)), Set(pairs.map(\.key))))
+                }
             } catch {
                 findings.append(
-                    .error("pass.strings.invalid", "\(quoted(entry.name)) line \(error.line): \(error.reason)", path: entry.name))
+                    .error(
+                        "pass.strings.invalid", "\(quoted(entry.name)) line \(error.line): \(error.reason)",
+                        path: entry.name))
             }
         }
         let allKeys = keysByLocale.reduce(into: Set<String>()) { $0.formUnion($1.keys) }
@@ -161,7 +170,8 @@ enum StringsFile {
             let shown = missing.prefix(5).map(quoted).joined(separator: ", ") + (missing.count > 5 ? ", …" : "")
             findings.append(
                 .warning(
-                    "pass.strings.missing-keys", "\(locale).lproj/pass.strings lacks \(missing.count) key(s) other locales have: \(shown)",
+                    "pass.strings.missing-keys",
+                    "\(locale).lproj/pass.strings lacks \(missing.count) key(s) other locales have: \(shown)",
                     path: "\(locale).lproj/pass.strings"))
         }
         return findings

@@ -11,7 +11,9 @@ enum ManifestChecker {
         do {
             parsed = try JSON.parseDocument(manifest, options: JSONParseOptions(maxDepth: limits.maxJSONDepth))
         } catch {
-            return [.error("pass.manifest.invalid-json", "manifest.json is not valid JSON: \(error)", path: "manifest.json")]
+            return [
+                .error("pass.manifest.invalid-json", "manifest.json is not valid JSON: \(error)", path: "manifest.json")
+            ]
         }
         for warning in parsed.warnings {
             findings.append(.warning("pass.manifest.json-warning", "manifest.json: \(warning)", path: "manifest.json"))
@@ -38,7 +40,8 @@ enum ManifestChecker {
             guard let text = value.stringValue else {
                 findings.append(
                     .error(
-                        "pass.manifest.invalid-hash", "the hash of \(quoted(name)) is a \(value.typeName), not a string",
+                        "pass.manifest.invalid-hash",
+                        "the hash of \(quoted(name)) is a \(value.typeName), not a string",
                         path: name))
                 continue
             }
@@ -50,11 +53,15 @@ enum ManifestChecker {
                 continue
             }
             if text.contains(where: \.isUppercase) {
-                findings.append(.warning("pass.manifest.uppercase-hash", "the hash of \(quoted(name)) is upper-case hex", path: name))
+                findings.append(
+                    .warning(
+                        "pass.manifest.uppercase-hash", "the hash of \(quoted(name)) is upper-case hex", path: name))
             }
             guard let entry = files[name] else {
                 findings.append(
-                    .error("pass.manifest.missing-file", "manifest.json lists \(quoted(name)) but the archive lacks it", path: name))
+                    .error(
+                        "pass.manifest.missing-file", "manifest.json lists \(quoted(name)) but the archive lacks it",
+                        path: name))
                 continue
             }
             if !constantTimeEqual(digester.sha1(entry.data), expected) {
@@ -66,7 +73,9 @@ enum ManifestChecker {
         }
         for entry in entries where files[entry.name] != nil && !listed.contains(entry.name) {
             findings.append(
-                .error("pass.manifest.unlisted-file", "\(quoted(entry.name)) is not listed in manifest.json", path: entry.name))
+                .error(
+                    "pass.manifest.unlisted-file", "\(quoted(entry.name)) is not listed in manifest.json",
+                    path: entry.name))
         }
         return findings
     }

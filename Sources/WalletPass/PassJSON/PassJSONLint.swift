@@ -5,7 +5,9 @@ import StrictJSON
 /// Rules E1–F7: pass.json structure and formats.
 enum PassJSONLinter {
     static let styles = ["boardingPass", "coupon", "eventTicket", "generic", "storeCard"]
-    private static let fieldLists = ["headerFields", "primaryFields", "secondaryFields", "auxiliaryFields", "backFields"]
+    private static let fieldLists = [
+        "headerFields", "primaryFields", "secondaryFields", "auxiliaryFields", "backFields",
+    ]
     private static let transitTypes: Set<String> = [
         "PKTransitTypeAir", "PKTransitTypeBoat", "PKTransitTypeBus", "PKTransitTypeGeneric", "PKTransitTypeTrain",
     ]
@@ -18,7 +20,9 @@ enum PassJSONLinter {
     private static let numberStyles: Set<String> = [
         "PKNumberStyleDecimal", "PKNumberStylePercent", "PKNumberStyleScientific", "PKNumberStyleSpellOut",
     ]
-    private static let barcodeFormats: Set<String> = ["PKBarcodeFormatQR", "PKBarcodeFormatPDF417", "PKBarcodeFormatAztec"]
+    private static let barcodeFormats: Set<String> = [
+        "PKBarcodeFormatQR", "PKBarcodeFormatPDF417", "PKBarcodeFormatAztec",
+    ]
 
     struct Result {
         var findings: [Finding] = []
@@ -40,17 +44,22 @@ enum PassJSONLinter {
         for warning in document.warnings {
             switch warning.kind {
             case .byteOrderMark:
-                result.findings.append(.warning("pass.json.bom", "pass.json starts with a UTF-8 byte order mark", path: path))
+                result.findings.append(
+                    .warning("pass.json.bom", "pass.json starts with a UTF-8 byte order mark", path: path))
             case .trailingComma:
                 result.findings.append(
-                    .warning("pass.json.trailing-comma", "pass.json has a trailing comma (\(warning)); iOS accepts it", path: path))
+                    .warning(
+                        "pass.json.trailing-comma", "pass.json has a trailing comma (\(warning)); iOS accepts it",
+                        path: path))
             case .duplicateKey:
                 result.findings.append(.warning("pass.json.duplicate-key", "pass.json: \(warning)", path: path))
             }
         }
         guard let object = document.value.objectValue else {
             result.findings.append(
-                .error("pass.json.not-object", "pass.json is a JSON \(document.value.typeName), not an object", path: path))
+                .error(
+                    "pass.json.not-object", "pass.json is a JSON \(document.value.typeName), not an object", path: path)
+            )
             return result
         }
         result.object = object
@@ -70,7 +79,9 @@ enum PassJSONLinter {
         var findings: [Finding] = []
 
         mutating func error(_ code: String, _ message: String) { findings.append(.error(code, message, path: path)) }
-        mutating func warning(_ code: String, _ message: String) { findings.append(.warning(code, message, path: path)) }
+        mutating func warning(_ code: String, _ message: String) {
+            findings.append(.warning(code, message, path: path))
+        }
 
         mutating func checkTopLevel(_ object: JSONObject) {
             for key in ["description", "organizationName", "passTypeIdentifier", "serialNumber", "teamIdentifier"] {
@@ -84,7 +95,9 @@ enum PassJSONLinter {
             }
             if let version = object["formatVersion"] {
                 if version.numberValue?.intValue != 1 || version.numberValue?.isInteger != true {
-                    error("pass.json.format-version", "\"formatVersion\" must be the integer 1, found \(version.serialized())")
+                    error(
+                        "pass.json.format-version",
+                        "\"formatVersion\" must be the integer 1, found \(version.serialized())")
                 }
             } else {
                 error("pass.json.missing-key", "pass.json lacks the required key \"formatVersion\"")
@@ -95,7 +108,8 @@ enum PassJSONLinter {
             if present.isEmpty {
                 error("pass.json.no-style", "pass.json has none of the style keys \(styles.joined(separator: ", "))")
             } else if present.count > 1 {
-                error("pass.json.multiple-styles", "pass.json has several style keys: \(present.joined(separator: ", "))")
+                error(
+                    "pass.json.multiple-styles", "pass.json has several style keys: \(present.joined(separator: ", "))")
             }
             var seenKeys: Set<String> = []
             for style in present {
@@ -132,7 +146,8 @@ enum PassJSONLinter {
             }
             if let key = object["key"]?.stringValue {
                 if !seenKeys.insert(key).inserted {
-                    error("pass.json.field-duplicate-key", "\(location): field key \"\(key)\" is used twice in the pass")
+                    error(
+                        "pass.json.field-duplicate-key", "\(location): field key \"\(key)\" is used twice in the pass")
                 }
             } else {
                 error("pass.json.field-invalid", "\(location) lacks a string \"key\"")
@@ -141,7 +156,9 @@ enum PassJSONLinter {
             switch value {
             case .string, .number: break
             case nil: error("pass.json.field-invalid", "\(location) lacks \"value\"")
-            case let other?: error("pass.json.field-invalid", "\(location).value must be a string or number, found \(other.typeName)")
+            case let other?:
+                error(
+                    "pass.json.field-invalid", "\(location).value must be a string or number, found \(other.typeName)")
             }
             for (key, allowed) in [
                 ("textAlignment", alignments), ("dateStyle", dateStyles), ("timeStyle", dateStyles),
@@ -176,17 +193,23 @@ enum PassJSONLinter {
                 // The token is a secret: report its length only.
                 if let text = token.stringValue {
                     if text.utf8.count < 16 {
-                        error("pass.json.authentication-token", "authenticationToken has \(text.utf8.count) characters; at least 16 are required")
+                        error(
+                            "pass.json.authentication-token",
+                            "authenticationToken has \(text.utf8.count) characters; at least 16 are required")
                     }
                 } else {
                     error("pass.json.wrong-type", "authenticationToken must be a string")
                 }
-                if webService == nil { error("pass.json.web-service-pair", "authenticationToken requires webServiceURL") }
+                if webService == nil {
+                    error("pass.json.web-service-pair", "authenticationToken requires webServiceURL")
+                }
             }
             if object["appLaunchURL"] != nil {
                 let ids = object["associatedStoreIdentifiers"]?.arrayValue
                 if ids == nil || ids!.isEmpty || ids!.contains(where: { $0.numberValue == nil }) {
-                    error("pass.json.app-launch-url", "appLaunchURL requires associatedStoreIdentifiers (an array of numbers)")
+                    error(
+                        "pass.json.app-launch-url",
+                        "appLaunchURL requires associatedStoreIdentifiers (an array of numbers)")
                 }
             }
             if let barcode = object["barcode"] { checkBarcode(barcode, at: "barcode", allowCode128: false) }
@@ -208,11 +231,14 @@ enum PassJSONLinter {
             for key in ["relevantDate", "expirationDate"] {
                 guard let value = object[key] else { continue }
                 guard let text = value.stringValue, let date = W3CDate.parse(text) else {
-                    error("pass.json.date", "\(key) \(value.serialized()) is not a W3C date (YYYY-MM-DDThh:mm[:ss]±hh:mm)")
+                    error(
+                        "pass.json.date", "\(key) \(value.serialized()) is not a W3C date (YYYY-MM-DDThh:mm[:ss]±hh:mm)"
+                    )
                     continue
                 }
                 if key == "expirationDate", date < now {
-                    warning("pass.json.expired", "expirationDate \(text) is in the past: Wallet shows the pass as expired")
+                    warning(
+                        "pass.json.expired", "expirationDate \(text) is in the past: Wallet shows the pass as expired")
                 }
             }
             if let nfc = object["nfc"] {
@@ -248,11 +274,14 @@ enum PassJSONLinter {
                 // iOS 9+ reads the legacy key too and draws Code128; only older systems show no barcode.
                 warning(
                     "pass.json.barcode-code128",
-                    "\(location).format is Code128, which the legacy \"barcode\" key supports only on iOS 9+; use \"barcodes\"")
+                    "\(location).format is Code128, which the legacy \"barcode\" key supports only on iOS 9+; use \"barcodes\""
+                )
             } else if !(barcodeFormats.contains(format) || format == "PKBarcodeFormatCode128") {
                 error("pass.json.barcode", "\(location).format \"\(format)\" is not a supported barcode format")
             }
-            if barcode["message"]?.stringValue == nil { error("pass.json.barcode", "\(location) lacks a string \"message\"") }
+            if barcode["message"]?.stringValue == nil {
+                error("pass.json.barcode", "\(location) lacks a string \"message\"")
+            }
             if barcode["messageEncoding"]?.stringValue == nil {
                 error("pass.json.barcode", "\(location) lacks a string \"messageEncoding\"")
             }

@@ -1,6 +1,6 @@
+internal import COpenSSL
 import Findings
 import Foundation
-internal import COpenSSL
 
 /// What the detached CMS signature says (rules C1–C6), checked with OpenSSL's CMS API.
 struct SignatureCheck {
@@ -67,7 +67,8 @@ enum SignatureChecker {
             }
         }
         guard let signerInfos = CMS_get0_SignerInfos(cms), ia_sk_cms_signerinfo_num(signerInfos) > 0 else {
-            check.findings.append(.error("pass.signature.no-signer", "the SignedData has no SignerInfo", path: "signature"))
+            check.findings.append(
+                .error("pass.signature.no-signer", "the SignedData has no SignerInfo", path: "signature"))
             return check
         }
         let signerCount = ia_sk_cms_signerinfo_num(signerInfos)
@@ -134,7 +135,8 @@ enum SignatureChecker {
                 .error(
                     "pass.signature.no-signing-time",
                     index >= 0
-                        ? "the signingTime attribute is unreadable" : "the SignerInfo has no signingTime signed attribute",
+                        ? "the signingTime attribute is unreadable"
+                        : "the SignerInfo has no signingTime signed attribute",
                     path: "signature"))
         }
     }

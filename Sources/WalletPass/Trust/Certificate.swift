@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// One owned OpenSSL X509 certificate with the accessors the pass rules need.
 final class Certificate: @unchecked Sendable {
@@ -21,9 +21,11 @@ final class Certificate: @unchecked Sendable {
     /// Parses every certificate in `bytes`: PEM (several certificates allowed) or one DER certificate.
     static func parseAll(_ bytes: [UInt8]) -> [Certificate] {
         let pemMarker = Array("-----BEGIN".utf8)
-        let isPEM = bytes.count >= pemMarker.count && bytes.indices.dropLast(pemMarker.count - 1).contains {
-            bytes[$0..<($0 + pemMarker.count)].elementsEqual(pemMarker)
-        }
+        let isPEM =
+            bytes.count >= pemMarker.count
+            && bytes.indices.dropLast(pemMarker.count - 1).contains {
+                bytes[$0..<($0 + pemMarker.count)].elementsEqual(pemMarker)
+            }
         return bytes.withUnsafeBytes { raw -> [Certificate] in
             guard let base = raw.baseAddress, raw.count > 0, raw.count <= Int(Int32.max) else { return [] }
             if isPEM {

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// The pinned trust set: Apple's roots as anchors, the WWDR intermediates (and any `--trust` certificates)
 /// as known intermediates, loaded once per verifier into one X509_STORE.
@@ -98,7 +98,9 @@ final class TrustAnchors: @unchecked Sendable {
     /// `time` (no time check when `nil`). Purpose "any": pass certificates carry Apple's EKU, so OpenSSL's
     /// S/MIME purpose check (rule D5) must not run.
     func evaluate(leaf: Certificate, embedded: [Certificate], at time: Date?) -> ChainOutcome {
-        guard let untrusted = ia_sk_x509_new_null() else { return .failed(code: -1, message: "out of memory", depth: 0) }
+        guard let untrusted = ia_sk_x509_new_null() else {
+            return .failed(code: -1, message: "out of memory", depth: 0)
+        }
         defer { ia_sk_x509_free(untrusted) }  // the certificates stay owned by their Certificate objects
         // Pinned first: OpenSSL takes the first matching issuer, so an embedded look-alike cannot win.
         for entry in intermediates { _ = ia_sk_x509_push(untrusted, entry.certificate.x509) }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import WalletPass
 
 /// The pieces of a pass before zipping, so a test can sign a good pass and then break exactly one thing.
@@ -16,8 +17,10 @@ struct PassParts {
         signer: TestCertificate = TestPKI.leaf, options: SigningOptions = SigningOptions(chain: [TestPKI.intermediate])
     ) -> PassParts {
         var parts = PassParts(
-            files: [("pass.json", Array(passJSON.utf8)), ("icon.png", png(29, 29)), ("icon@2x.png", png(58, 58)),
-                ("logo.png", png(160, 50))] + extraFiles,
+            files: [
+                ("pass.json", Array(passJSON.utf8)), ("icon.png", png(29, 29)), ("icon@2x.png", png(58, 58)),
+                ("logo.png", png(160, 50)),
+            ] + extraFiles,
             manifest: nil, signature: nil)
         parts.manifest = manifest(for: parts.files)
         parts.signature = TestPKI.sign(parts.manifest!, with: signer, options: options)

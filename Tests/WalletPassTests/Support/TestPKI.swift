@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// An RSA key generated for the test run.
 final class TestKey: @unchecked Sendable {
@@ -53,7 +53,8 @@ final class TestCertificate: @unchecked Sendable {
         ia_x509v3_set_ctx_nodb(&context)
         X509V3_set_ctx(&context, issuer?.x509 ?? x509, x509, nil, nil, 0)
         addExtension(NID_basic_constraints, profile.isCA ? "critical,CA:TRUE" : "critical,CA:FALSE", &context)
-        addExtension(NID_key_usage, profile.isCA ? "critical,keyCertSign,cRLSign" : "critical,digitalSignature", &context)
+        addExtension(
+            NID_key_usage, profile.isCA ? "critical,keyCertSign,cRLSign" : "critical,digitalSignature", &context)
         addExtension(NID_subject_key_identifier, "hash", &context)
         addExtension(NID_authority_key_identifier, "keyid:always", &context)
         if let usage = profile.extendedKeyUsage { addExtension(NID_ext_key_usage, usage, &context) }
@@ -98,7 +99,9 @@ final class TestCertificate: @unchecked Sendable {
         PEM_write_bio_X509(bio, x509)
         var data: UnsafeMutablePointer<CChar>?
         let length = ia_bio_get_mem_data(bio, &data)
-        return data!.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        return data!.withMemoryRebound(to: UInt8.self, capacity: length) {
+            Array(UnsafeBufferPointer(start: $0, count: length))
+        }
     }
 }
 
