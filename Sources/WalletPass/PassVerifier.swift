@@ -129,8 +129,12 @@ public final class PassVerifier: Sendable {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         // Read one byte past the limit: enough to say "too large" without loading a huge file.
-        guard let data = try? handle.read(upToCount: limits.maxArchiveBytes + 1) else { return [] }
-        return [UInt8](data)
+        do {
+            // `nil` from read means end of file: an empty file, which the archive reader reports as not a ZIP.
+            return [UInt8](try handle.read(upToCount: limits.maxArchiveBytes + 1) ?? Data())
+        } catch {
+            return nil  // a directory, a permission problem, an I/O error
+        }
     }
 
     private func run(bytes: [UInt8], source: String) -> Run {

@@ -165,3 +165,19 @@ struct CorpusCase: CustomTestStringConvertible, Sendable {
         #expect(json["files"]?.arrayValue?.count == 8)
     }
 }
+
+extension CorpusTests {
+    @Test func oneVerifierServesManyThreadsWithTheSameAnswers() async {
+        let files = CorpusCase.all.map(\.file)
+        let serial = files.map { Self.verifier.verify(fileAt: Self.path($0)) }
+        let parallel = await withTaskGroup(of: (Int, PassVerification).self) { group in
+            for (index, file) in files.enumerated() {
+                group.addTask { (index, Self.verifier.verify(fileAt: Self.path(file))) }
+            }
+            var results = [PassVerification?](repeating: nil, count: files.count)
+            for await (index, result) in group { results[index] = result }
+            return results
+        }
+        #expect(parallel == serial)
+    }
+}

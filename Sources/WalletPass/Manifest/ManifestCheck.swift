@@ -52,7 +52,7 @@ enum ManifestChecker {
                 findings.append(.error("pass.manifest.invalid-hash", "the hash of \(quoted(name)) \(why)", path: name))
                 continue
             }
-            if text.contains(where: \.isUppercase) {
+            if text.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "F")).contains($0) }) {
                 findings.append(
                     .warning(
                         "pass.manifest.uppercase-hash", "the hash of \(quoted(name)) is upper-case hex", path: name))

@@ -50,18 +50,19 @@ final class Digester: @unchecked Sendable {
 
 /// Hex helpers shared by the manifest check and the reports.
 enum Hex {
-    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+    private static let lowerDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    private static let upperDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
-    /// Lower-case hex of `bytes`.
+    /// Hex of `bytes`, lower-case unless `uppercase`.
     static func encode(_ bytes: some Sequence<UInt8>, uppercase: Bool = false) -> String {
+        let digits = uppercase ? upperDigits : lowerDigits
         var out = [UInt8]()
         out.reserveCapacity(bytes.underestimatedCount * 2)
         for byte in bytes {
             out.append(digits[Int(byte >> 4)])
             out.append(digits[Int(byte & 0x0F)])
         }
-        let text = String(decoding: out, as: UTF8.self)
-        return uppercase ? text.uppercased() : text
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Bytes of a hex string (either case), or `nil` when it holds anything but pairs of hex digits.
