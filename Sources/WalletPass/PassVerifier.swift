@@ -183,9 +183,9 @@ public final class PassVerifier: Sendable {
             findings += check.findings
             run.signature = check
             if let signer = check.signer {
-                let policy = certificatePolicy(signer: signer, signature: check, passJSON: passJSON?.object, now: now)
-                findings += policy.findings
-                run.verification.signer = policy.signer
+                let policy = CertificatePolicy(anchors: anchors, oids: oids, signer: signer, signature: check)
+                findings += policy.check(passJSON: passJSON?.object, now: now)
+                run.verification.signer = policy.signerDetails
             }
         } else if !nested.contains("signature") {
             findings.append(.error("pass.signature.missing", "the archive has no signature file: the pass is unsigned"))
@@ -195,141 +195,6 @@ public final class PassVerifier: Sendable {
         findings += ImageChecker.check(entries: archive.entries, style: passJSON?.summary?.style, limits: limits)
         findings += StringsFile.check(entries: archive.entries)
         return findings
-    }
-
-    /// Rules D1–D8 on the signer certificate.
-    private func certificatePolicy(
-        signer: Certificate, signature: SignatureCheck, passJSON: JSONObject?, now: Date
-    ) -> (findings: [Finding], signer: PassSigner) {
-        var findings: [Finding] = []
-        let path = "signature"
-        let issuers = anchors.issuers(of: signer)
-        let generation = issuers.first?.generation
-        let commonName = signer.commonName ?? ""
-        let nfcEnabled =
-            commonName.hasPrefix("Pass Type ID with NFC:") || signer.extensionValue(oids.nfcPassType) != nil
-        let info = PassSigner(
-            passTypeIdentifier: signer.userID, teamIdentifier: signer.organizationalUnit,
-            organization: signer.organization,
-            subject: signer.subjectText, issuer: signer.issuerText, serialNumber: signer.serialHex,
-            issuingGeneration: generation, signingTime: signature.signingTime, notBefore: signer.notBefore,
-            notAfter: signer.notAfter, digestAlgorithm: signature.digest, signerIdentifier: signature.signerIdentifier,
-            nfcEnabled: nfcEnabled)
-
-        // D1/D2/D5: is this a Pass Type ID certificate at all, and for which identifier?
-        let extensionValue = signer.extensionValue(oids.passTypeIdentifier)
-        let keyUsages = signer.extensionValue(nid: NID_ext_key_usage).flatMap(DER.objectIdentifiers)
-        let hasPassUsage = keyUsages?.contains(DER.passTypeKeyUsage) ?? false
-        if extensionValue == nil || (keyUsages != nil && !hasPassUsage) {
-            findings.append(
-                .error(
-                    "pass.cert.not-pass-type",
-                    "the signer certificate (\(signer.subjectText)) is not a Pass Type ID certificate: "
-                        + (extensionValue == nil
-                            ? "it lacks extension 1.2.840.113635.100.6.1.16"
-                            : "its extended key usage lacks 1.2.840.113635.100.4.14"),
-                    path: path))
-        }
-        let passType = passJSON?["passTypeIdentifier"]?.stringValue
-        let team = passJSON?["teamIdentifier"]?.stringValue
-        if let extensionValue, let passType {
-            let value = DER.string(extensionValue)
-            if value != passType {
-                findings.append(
-                    .error(
-                        "pass.cert.extension-mismatch",
-                        "certificate extension 1.2.840.113635.100.6.1.16 holds \(value.map(quoted) ?? "no UTF8String"), "
-                            + "not the passTypeIdentifier \(quoted(passType))", path: path))
-            }
-        }
-        if let passType {
-            if signer.userID != passType {
-                findings.append(
-                    .error(
-                        "pass.cert.uid-mismatch",
-                        "the certificate UID \(signer.userID.map(quoted) ?? "(none)") differs from passTypeIdentifier \(quoted(passType))",
-                        path: path))
-            }
-            let expectedNames = ["Pass Type ID: \(passType)", "Pass Type ID with NFC: \(passType)"]
-            if signer.userID == passType, !expectedNames.contains(commonName) {
-                findings.append(
-                    .error(
-                        "pass.cert.subject-mismatch",
-                        "the certificate CN \(quoted(commonName)) is not \(quoted(expectedNames[0]))", path: path))
-            }
-        }
-        if let team, signer.organizationalUnit != team {
-            findings.append(
-                .error(
-                    "pass.cert.team-mismatch",
-                    "the certificate OU \(signer.organizationalUnit.map(quoted) ?? "(none)") differs from teamIdentifier \(quoted(team))",
-                    path: path))
-        }
-
-        // D4/D6: the chain to a pinned anchor, evaluated when the pass was signed.
-        switch anchors.evaluate(leaf: signer, embedded: signature.embedded, at: signature.signingTime) {
-        case .trusted: break
-        case .failed(let code, let message, let depth):
-            let which = depth == 0 ? "the signer certificate" : "a chain certificate (depth \(depth))"
-            let when = signature.signingTime.map { "at signing time \(formatDate($0))" } ?? ""
-            switch code {
-            case X509_V_ERR_CERT_HAS_EXPIRED:
-                findings.append(.error("pass.cert.expired-at-signing", "\(which) had expired \(when)", path: path))
-            case X509_V_ERR_CERT_NOT_YET_VALID:
-                findings.append(
-                    .error("pass.cert.not-yet-valid-at-signing", "\(which) was not yet valid \(when)", path: path))
-            case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
-                X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN, X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
-                findings.append(
-                    .error(
-                        "pass.cert.untrusted",
-                        "the signer certificate does not chain to Apple Root CA or a --trust anchor (\(message))",
-                        path: path))
-            default:
-                findings.append(
-                    .error("pass.cert.chain-invalid", "the certificate chain is invalid: \(message)", path: path))
-            }
-        }
-        if let notAfter = signer.notAfter, notAfter < now,
-            signature.signingTime.map({ $0 <= notAfter }) ?? true
-        {
-            findings.append(
-                .warning(
-                    "pass.cert.expired-since",
-                    "the signer certificate expired on \(formatDate(notAfter)): installed passes still show, "
-                        + "but updates need a pass re-signed with a current certificate", path: path))
-        }
-
-        // D7: the embedded intermediate should be the one that issued the leaf.
-        let embeddedIntermediates = signature.embedded.filter { !$0.isSame(as: signer) }
-        if !embeddedIntermediates.contains(where: { TrustAnchors.couldHaveIssued($0, signer) }) {
-            let needed = generation.map { "WWDR \($0)" } ?? "its issuer (\(signer.issuerText))"
-            if embeddedIntermediates.isEmpty {
-                findings.append(
-                    .warning(
-                        "pass.cert.intermediate-missing",
-                        "the signature embeds no intermediate certificate; it should embed \(needed)", path: path))
-            } else {
-                let embeddedNames = embeddedIntermediates.map {
-                    TrustAnchors.generation(of: $0).map { "WWDR \($0)" } ?? $0.subjectText
-                }
-                findings.append(
-                    .warning(
-                        "pass.cert.wrong-intermediate",
-                        "the signature embeds \(embeddedNames.joined(separator: ", ")) but the signer certificate was issued by \(needed)",
-                        path: path))
-            }
-        }
-
-        // D8: NFC passes need an NFC-enabled certificate.
-        if passJSON?["nfc"] != nil, !nfcEnabled {
-            findings.append(
-                .error(
-                    "pass.cert.nfc-not-enabled",
-                    "pass.json has an nfc dictionary but the certificate is not NFC-enabled (\"Pass Type ID with NFC\")",
-                    path: path))
-        }
-        return (findings, info)
     }
 }
 
