@@ -190,12 +190,15 @@ func findingJSON(_ finding: Finding) -> JSONValue {
         ]))
 }
 
-/// ISO 8601 UTC with seconds, e.g. `2024-06-27T18:06:53Z`.
+/// ISO 8601 UTC with seconds, e.g. `2024-06-27T18:06:53Z`. Hand-formatted: `String(format:)` goes through
+/// Foundation's locale machinery, which showed up in profiles of the verify loop.
 func formatDate(_ date: Date) -> String {
     var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
     var parts = tm()
     gmtime_r(&seconds, &parts)
-    return String(
-        format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-        Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    let year = String(parts.tm_year + 1900)
+    let paddedYear = String(repeating: "0", count: max(0, 4 - year.count)) + year
+    return "\(paddedYear)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):"
+        + "\(two(parts.tm_sec))Z"
 }

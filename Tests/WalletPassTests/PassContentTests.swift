@@ -254,3 +254,13 @@ struct LintCase: CustomTestStringConvertible, Sendable {
         #expect(codes("{}") == ["pass.manifest.unlisted-file"])
     }
 }
+
+extension PassContentTests {
+    @Test(arguments: [
+        ("2024-06-27T18:06:53Z", "2024-06-27T18:06:53Z"), ("0999-01-02T03:04:05Z", "0999-01-02T03:04:05Z"),
+        ("2038-01-19T03:14:08Z", "2038-01-19T03:14:08Z"),
+    ])
+    func datesFormatAsISO8601(_ input: String, _ expected: String) {
+        #expect(formatDate(TestPKI.date(input)) == expected)
+    }
+}

@@ -170,9 +170,8 @@ enum PassArchiveReader {
                         path: name))
                 continue
             }
-            if size > limits.ratioFloorBytes
-                && size > compressedSize.multipliedReportingOverflow(by: limits.maxCompressionRatio).partialValue
-            {
+            // Division, not multiplication: a ZIP64 compressed size near Int.max must not overflow.
+            if size > limits.ratioFloorBytes && size / max(compressedSize, 1) > limits.maxCompressionRatio {
                 result.findings.append(
                     .error(
                         "pass.archive.compression-ratio",
@@ -258,17 +257,16 @@ enum PassArchiveReader {
     }
 
     private static func unsafePathProblem(_ name: String) -> String? {
-        if name.isEmpty { return "is empty" }
-        if name.contains("\\") { return "contains a backslash" }
-        if name.hasPrefix("/") { return "is an absolute path" }
-        if name.utf8.count >= 2, name.utf8.dropFirst().first == UInt8(ascii: ":") {
-            return "starts with a drive letter"
-        }
-        if name.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." }) {
+        let bytes = name.utf8
+        if bytes.isEmpty { return "is empty" }
+        if bytes.contains(UInt8(ascii: "\\")) { return "contains a backslash" }
+        if bytes.first == UInt8(ascii: "/") { return "is an absolute path" }
+        if bytes.count >= 2, bytes.dropFirst().first == UInt8(ascii: ":") { return "starts with a drive letter" }
+        if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "contains control characters" }
+        if bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).contains(where: {
+            $0.elementsEqual("..".utf8)
+        }) {
             return "contains '..' (zip slip)"
-        }
-        if name.utf8.contains(0) || name.unicodeScalars.contains(where: { $0.value < 0x20 }) {
-            return "contains control characters"
         }
         return nil
     }
