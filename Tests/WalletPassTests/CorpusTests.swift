@@ -181,3 +181,27 @@ extension CorpusTests {
         #expect(parallel == serial)
     }
 }
+
+extension CorpusTests {
+    @Test func textNamesTheVerdictTheSignerAndEveryFinding() {
+        let result = Self.verifier.verify(fileAt: Self.path("ueman-passkit__coffee_club"))
+        let lines = result.text.split(separator: "\n").map(String.init)
+        #expect(lines[0] == Self.path("ueman-passkit__coffee_club") + ": valid (\(result.findings.count) warnings)")
+        #expect(lines[1].hasPrefix("  pass: storeCard"))
+        #expect(
+            lines[2].hasPrefix("  signer: pass.com.kudit.temp4 team 3QPV894C33, WWDR G4, signed 2024-07-21T10:02:05Z"))
+        #expect(lines.count == 3 + result.findings.count)
+        #expect(lines.contains { $0.hasPrefix("  warning pass.cert.wrong-intermediate [signature]: ") })
+        let broken = Self.verifier.verify(fileAt: Self.path("passandroid__broken-fail")).text
+        #expect(
+            broken.hasSuffix(
+                ": INVALID (1 error)\n  error pass.archive.not-zip: not a ZIP archive (starts with 'f' 'a' 'i' 'l')"))
+    }
+
+    @Test func directoriesAreWalkedForPasses() {
+        let paths = PassVerifier.passFiles(under: Self.directory.path)
+        #expect(paths.count == CorpusCase.all.count)
+        #expect(paths == paths.sorted())
+        #expect(PassVerifier.passFiles(under: Self.path("ueman-passkit__cinema")).isEmpty)
+    }
+}
