@@ -121,17 +121,19 @@ struct HostileCase: CustomTestStringConvertible, Sendable {
         #expect(result.findings.isEmpty, "\(result.findings)")
     }
 
-    @Test func everyPrefixOfAPassIsHandled() {
+    @Test func everyPrefixOfAPassIsRejectedAsTruncated() {
         // Cutting a pass at many points exercises every "ends too early" path of libzip and the readers.
         let archive = PassParts.signed().archive
         for length in stride(from: 0, to: archive.count, by: max(1, archive.count / 97)) {
             let result = SignedPassTests.trusted.verify(bytes: Array(archive.prefix(length)), source: "cut.pkpass")
-            #expect(!result.valid)
+            let expected = length < 2 ? "pass.archive.not-zip" : "pass.archive.truncated"
+            #expect(result.findings.map(\.code) == [expected], "cut at \(length): \(result.findings)")
         }
     }
 
-    @Test func flippedBytesNeverCrash() {
+    @Test func flippedBytesAreRejectedOrLeaveTheSignedContentIntact() {
         let archive = PassParts.signed().archive
+        let original = SignedPassTests.trusted.verify(bytes: archive, source: "flipped.pkpass")
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<200 {
             var damaged = archive
@@ -139,7 +141,21 @@ struct HostileCase: CustomTestStringConvertible, Sendable {
                 damaged[Int.random(in: 0..<damaged.count, using: &generator)] ^= UInt8.random(
                     in: 1...255, using: &generator)
             }
-            _ = SignedPassTests.trusted.verify(bytes: damaged, source: "flipped.pkpass")
+            let result = SignedPassTests.trusted.verify(bytes: damaged, source: "flipped.pkpass")
+            #expect(result.findings.allSatisfy { $0.code.hasPrefix("pass.") && !$0.message.isEmpty })
+            if result.valid {
+                // Only bytes outside the signed content changed (timestamps, unused header fields).
+                #expect(result.summary == original.summary && result.signer == original.signer)
+            }
         }
+    }
+
+    @Test func aCentralDirectoryPointingNowhereIsCorrupt() {
+        var archive = PassParts.signed().archive
+        let end = archive.count - 22  // no comment: the EOCD record is the last 22 bytes
+        archive.replaceSubrange((end + 16)..<(end + 20), with: [0xF0, 0xFF, 0xFF, 0x00])
+        let result = SignedPassTests.trusted.verify(bytes: archive, source: "corrupt.pkpass")
+        #expect(!result.valid)
+        #expect(result.findings.map(\.code) == ["pass.archive.corrupt"], "\(result.findings)")
     }
 }

@@ -54,7 +54,7 @@ enum PassArchiveReader {
         }
         var openFindings: [Finding] = []
         bytes.withUnsafeBytes { raw in
-            withArchive(raw, findings: &openFindings) { archive in
+            withArchive(raw, looksLikeZip: startsLikeZip, findings: &openFindings) { archive in
                 readEntries(archive, limits: limits, into: &result)
             }
         }
@@ -77,23 +77,28 @@ enum PassArchiveReader {
 
     /// Opens a read-only libzip archive over `raw` (no copy) for the duration of `body`.
     private static func withArchive(
-        _ raw: UnsafeRawBufferPointer, findings: inout [Finding], _ body: (OpaquePointer) -> Void
+        _ raw: UnsafeRawBufferPointer, looksLikeZip: Bool, findings: inout [Finding], _ body: (OpaquePointer) -> Void
     ) {
         var error = zip_error_t()
         zip_error_init(&error)
         defer { zip_error_fini(&error) }
         guard let source = zip_source_buffer_create(raw.baseAddress, zip_uint64_t(raw.count), 0, &error) else {
-            findings.append(.error("pass.archive.unreadable", "libzip: \(String(cString: zip_error_strerror(&error)))"))
+            findings.append(.error("pass.archive.unreadable", "libzip: \(zipErrorText(&error))"))
             return
         }
         guard let archive = zip_open_from_source(source, ZIP_RDONLY, &error) else {
             zip_source_free(source)  // on failure the source still belongs to us
             let code = zip_error_code_zip(&error)
-            let text = String(cString: zip_error_strerror(&error))
+            let text = zipErrorText(&error)
             switch code {
+            case ZIP_ER_NOZIP where looksLikeZip:
+                findings.append(
+                    .error(
+                        "pass.archive.corrupt", "the archive starts like a ZIP but its central directory is unreadable")
+                )
             case ZIP_ER_NOZIP: findings.append(.error("pass.archive.not-zip", "not a ZIP archive (libzip: \(text))"))
             case ZIP_ER_INCONS:
-                findings.append(.error("pass.archive.inconsistent", "the ZIP headers contradict each other: \(text)"))
+                findings.append(.error("pass.archive.corrupt", "the ZIP headers contradict each other: \(text)"))
             default: findings.append(.error("pass.archive.unreadable", "libzip cannot open the archive: \(text)"))
             }
             return
@@ -200,7 +205,7 @@ enum PassArchiveReader {
     private static func inflate(_ archive: OpaquePointer, _ entry: PlannedEntry, findings: inout [Finding]) -> [UInt8]?
     {
         guard let file = zip_fopen_index(archive, entry.index, 0) else {
-            let text = String(cString: zip_error_strerror(zip_get_error(archive)))
+            let text = zipErrorText(zip_get_error(archive))
             findings.append(
                 .error("pass.archive.unreadable", "cannot open entry \(quoted(entry.name)): \(text)", path: entry.name))
             return nil
@@ -213,7 +218,7 @@ enum PassArchiveReader {
                 zip_fread(file, buffer.baseAddress! + filled, zip_uint64_t(buffer.count - filled))
             }
             if read < 0 {
-                let text = String(cString: zip_error_strerror(zip_file_get_error(file)))
+                let text = zipErrorText(zip_file_get_error(file))
                 findings.append(
                     .error(
                         "pass.archive.corrupt-entry", "entry \(quoted(entry.name)) cannot be inflated: \(text)",
@@ -273,6 +278,12 @@ enum PassArchiveReader {
 }
 
 func quoted(_ name: String) -> String { "\"\(name)\"" }
+
+/// libzip's text for an error: the one place its `zip_error_t` is turned into words.
+private func zipErrorText(_ error: UnsafeMutablePointer<zip_error_t>?) -> String {
+    guard let error, let text = zip_error_strerror(error) else { return "unknown libzip error" }
+    return String(cString: text)
+}
 
 /// Reads the end-of-central-directory record straight from the bytes, so the entry count is known before
 /// libzip allocates anything for the central directory.
