@@ -126,6 +126,21 @@ struct Mutation: CustomTestStringConvertible, Sendable {
             // The right intermediate comes from --trust (as the pinned WWDR set does for real passes).
             PassParts.signed(options: SigningOptions(chain: [TestPKI.otherIntermediate])).archive
         },
+        Mutation(
+            name: "SHA-384 digest is accepted with a warning", valid: true, codes: ["pass.signature.unusual-digest"]
+        ) {
+            PassParts.signed(options: SigningOptions(digestName: "SHA384", chain: chain)).archive
+        },
+        Mutation(name: "MD5 digest is refused", valid: false, codes: ["pass.signature.weak-digest"]) {
+            PassParts.signed(options: SigningOptions(digestName: "MD5", chain: chain)).archive
+        },
+        Mutation(name: "two SignerInfos", valid: true, codes: ["pass.signature.multiple-signers"]) {
+            let second = TestPKI.passLeaf(serial: 102)
+            return PassParts.signed(options: SigningOptions(secondSigner: second, chain: chain)).archive
+        },
+        Mutation(name: "no intermediate embedded", valid: true, codes: ["pass.cert.intermediate-missing"]) {
+            PassParts.signed(options: SigningOptions(chain: [])).archive
+        },
         Mutation(name: "nfc without an NFC certificate", valid: false, codes: ["pass.cert.nfc-not-enabled"]) {
             PassParts.signed(
                 passJSON: PassParts.passJSON(

@@ -108,6 +108,10 @@ final class TestCertificate: @unchecked Sendable {
 /// How to sign a manifest in a test.
 struct SigningOptions {
     var sha1 = false
+    /// An OpenSSL digest name ("SHA384", "MD5") overriding `sha1`.
+    var digestName: String?
+    /// A second SignerInfo by this certificate (Wallet expects exactly one).
+    var secondSigner: TestCertificate?
     var signingTime: Date? = TestPKI.signingTime
     var subjectKeyIdentifier = false
     var embedCertificates = true
@@ -175,8 +179,11 @@ enum TestPKI {
         if options.signingTime == nil { flags |= UInt32(CMS_NOATTR) }
         let cms = CMS_sign(nil, nil, nil, nil, flags)!
         defer { CMS_ContentInfo_free(cms) }
-        let digest = options.sha1 ? EVP_sha1() : EVP_sha256()
+        let digest = options.digestName.map { EVP_get_digestbyname($0)! } ?? (options.sha1 ? EVP_sha1() : EVP_sha256())
         let signerInfo = CMS_add1_signer(cms, signer.x509, signer.key.pkey, digest, flags)!
+        if let second = options.secondSigner {
+            precondition(CMS_add1_signer(cms, second.x509, second.key.pkey, digest, flags) != nil)
+        }
         if let time = options.signingTime {
             let asn1 = ASN1_TIME_set(nil, time_t(time.timeIntervalSince1970))!
             defer { ASN1_TIME_free(asn1) }
