@@ -14,8 +14,6 @@ struct SignatureCheck {
     var digest: String?
     /// "issuerAndSerialNumber" or "subjectKeyIdentifier".
     var signerIdentifier: String?
-    /// Whether the signature verifies over manifest.json (the math only; trust is separate).
-    var signatureValid = false
 }
 
 enum SignatureChecker {
@@ -41,9 +39,10 @@ enum SignatureChecker {
                 .error("pass.signature.not-signed-data", "the signature is CMS but not SignedData", path: "signature"))
             return check
         }
-        // Some signers (edutap) embed a copy of manifest.json instead of signing detached. Wallet accepts
-        // that when the copy is byte-identical, so it is a warning; a different copy is the wrong content.
-        var embeddedContent: [UInt8]?
+        // Some signers (edutap) embed a copy of manifest.json instead of signing detached. A byte-identical
+        // copy signs the very same bytes (the corpus documents such a pass as valid), so it is a warning;
+        // a different copy means the signature covers other content.
+        var contentIsEmbedded = false
         if CMS_is_detached(cms) != 1 {
             let content = CMS_get0_content(cms)?.pointee.map { Certificate.bytes($0) } ?? []
             if content != manifest {
@@ -58,7 +57,7 @@ enum SignatureChecker {
                     "pass.signature.not-detached",
                     "the signature embeds a copy of manifest.json; Apple's signers produce a detached signature",
                     path: "signature"))
-            embeddedContent = content
+            contentIsEmbedded = true
         }
         if let stack = CMS_get1_certs(cms) {
             defer { ia_sk_x509_free(stack) }  // the references now belong to the Certificate objects
@@ -90,7 +89,7 @@ enum SignatureChecker {
                     "pass.signature.signer-not-found", "signer certificate not found: \(detail)", path: "signature"))
             return check
         }
-        verifyMath(cms, manifest: embeddedContent == nil ? manifest : nil, into: &check)
+        verifyMath(cms, manifest: contentIsEmbedded ? nil : manifest, into: &check)
         return check
     }
 
@@ -159,7 +158,6 @@ enum SignatureChecker {
             verified = CMS_verify(cms, nil, nil, nil, nil, flags) == 1
         }
         if verified {
-            check.signatureValid = true
             ERR_clear_error()
             return
         }
