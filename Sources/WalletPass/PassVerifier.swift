@@ -167,7 +167,7 @@ public final class PassVerifier: Sendable {
             passJSON = lint
             run.verification.summary = lint.summary
         } else if !nested.contains("pass.json") {
-            findings.append(.error("pass.json.missing", "the archive has no pass.json at its root"))
+            findings.append(.error("pass.json.missing", "the archive has no pass.json at its root", path: "pass.json"))
         }
 
         let manifest = root("manifest.json")
@@ -175,7 +175,10 @@ public final class PassVerifier: Sendable {
             findings += ManifestChecker.check(
                 manifest: manifest, entries: archive.entries, digester: digester, limits: limits)
         } else if !nested.contains("manifest.json") {
-            findings.append(.error("pass.manifest.missing", "the archive has no manifest.json: the pass is unsigned"))
+            findings.append(
+                .error(
+                    "pass.manifest.missing", "the archive has no manifest.json: the pass is unsigned",
+                    path: "manifest.json"))
         }
 
         if let signature = root("signature") {
@@ -188,7 +191,10 @@ public final class PassVerifier: Sendable {
                 run.verification.signer = policy.signerDetails
             }
         } else if !nested.contains("signature") {
-            findings.append(.error("pass.signature.missing", "the archive has no signature file: the pass is unsigned"))
+            findings.append(
+                .error(
+                    "pass.signature.missing", "the archive has no signature file: the pass is unsigned",
+                    path: "signature"))
         }
 
         if let passJSON { findings += passJSON.findings }

@@ -30,7 +30,10 @@ enum ImageChecker {
     static func check(entries: [ArchiveEntry], style: String?, limits: PassLimits) -> [Finding] {
         var findings: [Finding] = []
         if !entries.contains(where: { $0.name == "icon.png" }) {
-            findings.append(.error("pass.image.icon-missing", "icon.png is required; Wallet rejects a pass without it"))
+            findings.append(
+                .error(
+                    "pass.image.icon-missing", "icon.png is required; Wallet rejects a pass without it",
+                    path: "icon.png"))
         }
         var kindsPresent: Set<String> = []
         for entry in entries {
