@@ -16,6 +16,7 @@ import StrictJSON
 public final class PassVerifier: Sendable {
     private let anchors: TrustAnchors
     private let digester = Digester()
+    private let certificateCache = CertificateCache()
     private let oids: AppleOIDs
     private let fixedNow: Date?
     /// The limits applied to every pass.
@@ -182,7 +183,8 @@ public final class PassVerifier: Sendable {
         }
 
         if let signature = root("signature") {
-            let check = SignatureChecker.check(signature: signature, manifest: manifest ?? [])
+            let check = SignatureChecker.check(
+                signature: signature, manifest: manifest ?? [], cache: certificateCache)
             findings += check.findings
             run.signature = check
             if let signer = check.signer {

@@ -205,3 +205,43 @@ extension CorpusTests {
         #expect(PassVerifier.passFiles(under: Self.path("ueman-passkit__cinema")).isEmpty)
     }
 }
+
+extension CorpusTests {
+    /// The certificate cache cuts certificates out of the CMS bytes: it must see every real layout and change
+    /// nothing about the outcome.
+    @Test(arguments: CorpusCase.all)
+    func certificateCacheChangesNothing(_ expected: CorpusCase) throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.path(expected.file))))
+        let archive = PassArchiveReader.read(bytes, limits: PassLimits())
+        guard let signature = archive.entries.first(where: { $0.name == "signature" })?.data else { return }
+        let manifest = archive.entries.first { $0.name == "manifest.json" }?.data ?? []
+        let cache = CertificateCache()
+        let plain = SignatureChecker.check(signature: signature, manifest: manifest, cache: nil)
+        let cached = SignatureChecker.check(signature: signature, manifest: manifest, cache: cache)
+        let again = SignatureChecker.check(signature: signature, manifest: manifest, cache: cache)
+        for result in [cached, again] {
+            #expect(result.findings == plain.findings)
+            #expect(result.embedded.map(\.sha256Fingerprint) == plain.embedded.map(\.sha256Fingerprint))
+            #expect(result.signer?.serialHex == plain.signer?.serialHex)
+            #expect(result.signingTime == plain.signingTime)
+        }
+        let split = CMSLayout.split(signature)
+        #expect(split?.certificates.count == (plain.embedded.isEmpty ? nil : plain.embedded.count))
+        #expect(again.embedded.allSatisfy { embedded in cached.embedded.contains { $0.x509 == embedded.x509 } })
+    }
+
+    @Test func cmsLayoutRefusesWhatItDoesNotKnow() throws {
+        #expect(CMSLayout.split([]) == nil)
+        #expect(CMSLayout.split([0x30, 0x80, 0x06, 0x00, 0x00, 0x00]) == nil)  // no end-of-contents
+        #expect(CMSLayout.split([0x30, 0x80, 0x06, 0x01, 0x2A, 0x00, 0x00]) == nil)  // no [0] SignedData
+        // 10,000 nested indefinite SEQUENCEs: refused at the depth limit, no stack overflow.
+        let nested = (0..<20_000).map { $0 % 2 == 0 ? UInt8(0x30) : UInt8(0x80) }
+        #expect(BER.read(nested[...]) == nil)
+        // Indefinite and definite lengths both read; `whole` keeps the input bytes.
+        let indefinite: [UInt8] = [0x30, 0x80, 0x02, 0x01, 0x05, 0x30, 0x80, 0x00, 0x00, 0x00, 0x00, 0xFF]
+        let (element, rest) = try #require(BER.read(indefinite[...]))
+        #expect(element.content.elementsEqual([0x02, 0x01, 0x05, 0x30, 0x80, 0x00, 0x00]))
+        #expect(element.whole.count == 11 && rest.elementsEqual([0xFF]))
+        #expect(CMSLayout.split(DER.encode(tag: 0x30, [0x06, 0x01, 0x2A])) == nil)  // no [0] SignedData
+    }
+}

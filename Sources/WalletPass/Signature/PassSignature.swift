@@ -18,14 +18,11 @@ struct SignatureCheck {
 
 enum SignatureChecker {
     /// Parses and verifies `signature` (DER CMS SignedData) as a detached signature over `manifest`.
-    static func check(signature: [UInt8], manifest: [UInt8]) -> SignatureCheck {
+    /// - Parameter cache: where embedded certificates are parsed once; `nil` parses them with the CMS.
+    static func check(signature: [UInt8], manifest: [UInt8], cache: CertificateCache?) -> SignatureCheck {
         var check = SignatureCheck()
         ERR_clear_error()
-        let parsed: OpaquePointer? = signature.withUnsafeBufferPointer { buffer in
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            return d2i_CMS_ContentInfo(nil, &cursor, buffer.count)
-        }
-        guard let cms = parsed else {
+        guard let cms = parse(signature, cache: cache) else {
             let reason = takeOpenSSLError().text
             check.findings.append(
                 .error(
@@ -91,6 +88,29 @@ enum SignatureChecker {
         }
         verifyMath(cms, manifest: contentIsEmbedded ? nil : manifest, into: &check)
         return check
+    }
+
+    /// d2i of the ContentInfo; with a cache, the certificates are cut out first and re-attached from the cache.
+    /// Any surprise on the fast path (unusual layout, a certificate that does not parse, a duplicate) falls
+    /// back to parsing the original bytes, so both paths report the same problems.
+    private static func parse(_ der: [UInt8], cache: CertificateCache?) -> OpaquePointer? {
+        if let cache, let split = CMSLayout.split(der), let cms = decode(split.withoutCertificates) {
+            let attached = split.certificates.allSatisfy { bytes in
+                guard let certificate = cache.certificate(bytes) else { return false }
+                return CMS_add1_cert(cms, certificate.x509) == 1
+            }
+            if attached { return cms }
+            CMS_ContentInfo_free(cms)
+            ERR_clear_error()
+        }
+        return decode(der)
+    }
+
+    private static func decode(_ der: [UInt8]) -> OpaquePointer? {
+        der.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            return d2i_CMS_ContentInfo(nil, &cursor, buffer.count)
+        }
     }
 
     private static func readSignerInfo(_ signerInfo: OpaquePointer, into check: inout SignatureCheck) {

@@ -33,6 +33,25 @@ enum DER {
         return (Element(tag: tag, content: content), bytes[(index + length)...])
     }
 
+    /// Encodes one TLV with a definite (DER minimal) length.
+    static func encode(tag: UInt8, _ content: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [tag]
+        let count = content.count
+        if count < 0x80 {
+            out.append(UInt8(count))
+        } else {
+            var lengthBytes: [UInt8] = []
+            var value = count
+            while value > 0 {
+                lengthBytes.insert(UInt8(value & 0xFF), at: 0)
+                value >>= 8
+            }
+            out.append(0x80 | UInt8(lengthBytes.count))
+            out += lengthBytes
+        }
+        return out + content
+    }
+
     /// The text of a DER string value (UTF8String, PrintableString or IA5String), `nil` for anything else.
     static func string(_ bytes: [UInt8]) -> String? {
         guard let (element, rest) = read(bytes[...]), rest.isEmpty else { return nil }
