@@ -9,7 +9,7 @@ import Synchronization
 /// certificates out of the CMS bytes (``CMSLayout``), parses the rest, and re-attaches certificates parsed
 /// once. The signature does not cover the certificate set, so verification is unchanged.
 final class CertificateCache: Sendable {
-    private let entries = Mutex<[[UInt8]: Certificate]>([:])
+    private let entries = Mutex<[Key: Certificate]>([:])
     /// Bounds memory when every pass brings new certificates: the cache starts over when full.
     private let capacity: Int
 
@@ -17,9 +17,9 @@ final class CertificateCache: Sendable {
 
     /// The certificate for `der`, parsed on first use; `nil` when it does not parse (or has trailing bytes).
     func certificate(_ der: ArraySlice<UInt8>) -> Certificate? {
-        let key = Array(der)
+        let key = Key(der: Array(der))
         if let hit = entries.withLock({ $0[key] }) { return hit }
-        let parsed: OpaquePointer? = key.withUnsafeBufferPointer { buffer in
+        let parsed: OpaquePointer? = key.der.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
             let x509 = d2i_X509(nil, &cursor, buffer.count)
             guard let x509, cursor == buffer.baseAddress.map({ $0 + buffer.count }) else {
@@ -38,6 +38,14 @@ final class CertificateCache: Sendable {
             cache[key] = certificate
         }
         return certificate
+    }
+
+    /// DER bytes hashed in one call: `[UInt8]`'s own Hashable feeds the hasher byte by byte, which showed
+    /// up in profiles for ~1.5 kB certificates.
+    private struct Key: Hashable {
+        var der: [UInt8]
+
+        func hash(into hasher: inout Hasher) { der.withUnsafeBytes { hasher.combine(bytes: $0) } }
     }
 }
 
