@@ -11,6 +11,7 @@ public enum PassVerifierError: Error, Sendable, Hashable, CustomStringConvertibl
     /// OpenSSL could not allocate its structures.
     case openSSL(String)
 
+    /// A one-line reason for the CLI's `Error:` line.
     public var description: String {
         switch self {
         case .trustFile(let path, let reason): "trust file \(path): \(reason)"
@@ -24,10 +25,15 @@ public enum PassVerifierError: Error, Sendable, Hashable, CustomStringConvertibl
 public struct PassSummary: Sendable, Hashable {
     /// The style key: `boardingPass`, `coupon`, `eventTicket`, `generic` or `storeCard` (`nil` when not exactly one).
     public var style: String?
+    /// `organizationName`: who issued the pass.
     public var organizationName: String?
+    /// `description`: the pass's accessibility description.
     public var description: String?
+    /// `serialNumber`: unique per pass within its Pass Type ID.
     public var serialNumber: String?
+    /// `passTypeIdentifier`, which the signer certificate must match.
     public var passTypeIdentifier: String?
+    /// `teamIdentifier`, which the signer certificate's OU must match.
     public var teamIdentifier: String?
     /// `expirationDate` as written in pass.json.
     public var expirationDate: String?
@@ -63,8 +69,11 @@ public struct PassSigner: Sendable, Hashable {
     public var passTypeIdentifier: String?
     /// The certificate's OU (the Apple team).
     public var teamIdentifier: String?
+    /// The certificate's O (the developer's legal name).
     public var organization: String?
+    /// The full subject, `UID=…, CN=…, OU=…, O=…, C=…`.
     public var subject: String
+    /// The full issuer name.
     public var issuer: String
     /// Upper-case hex serial number.
     public var serialNumber: String
@@ -72,7 +81,9 @@ public struct PassSigner: Sendable, Hashable {
     public var issuingGeneration: String?
     /// From the CMS `signingTime` signed attribute.
     public var signingTime: Date?
+    /// Start of the certificate's validity.
     public var notBefore: Date?
+    /// End of the certificate's validity (after it, updates to the pass need a new certificate).
     public var notAfter: Date?
     /// "sha1" or "sha256".
     public var digestAlgorithm: String?
@@ -81,6 +92,9 @@ public struct PassSigner: Sendable, Hashable {
     /// Whether the certificate is NFC-enabled (CN "Pass Type ID with NFC", extension …6.1.26).
     public var nfcEnabled: Bool
 
+    /// `{"passTypeIdentifier","teamIdentifier","organization","subject","issuer","serialNumber",
+    /// "issuingGeneration","signingTime","notBefore","notAfter","digestAlgorithm","signerIdentifier","nfcEnabled"}`,
+    /// dates as ISO 8601 UTC.
     public var json: JSONValue {
         .object(
             JSONObject([
@@ -125,12 +139,16 @@ public struct PassVerification: Sendable, Hashable {
 
 /// One file inside a pass archive.
 public struct PassFile: Sendable, Hashable {
+    /// The path inside the archive.
     public var name: String
+    /// Uncompressed size in bytes.
     public var size: Int
+    /// Size inside the archive in bytes.
     public var compressedSize: Int
     /// Lower-case hex SHA-1 (what manifest.json lists).
     public var sha1: String
 
+    /// `{"name","size","compressedSize","sha1"}`.
     public var json: JSONValue {
         .object(
             JSONObject([
@@ -142,17 +160,24 @@ public struct PassFile: Sendable, Hashable {
 
 /// One certificate embedded in the signature.
 public struct PassCertificate: Sendable, Hashable {
+    /// The subject, `C=US, O=Apple Inc., …` in the certificate's order.
     public var subject: String
+    /// The issuer name.
     public var issuer: String
+    /// Upper-case hex serial number.
     public var serialNumber: String
+    /// Start of validity.
     public var notBefore: Date?
+    /// End of validity.
     public var notAfter: Date?
+    /// Lower-case hex SHA-256 of the DER certificate.
     public var sha256Fingerprint: String
     /// "G1"…"G8" for Apple WWDR intermediates.
     public var wwdrGeneration: String?
     /// Whether this is the certificate that signed the pass.
     public var isSigner: Bool
 
+    /// `{"subject","issuer","serialNumber","notBefore","notAfter","sha256","wwdrGeneration","signer"}`.
     public var json: JSONValue {
         .object(
             JSONObject([
@@ -166,8 +191,11 @@ public struct PassCertificate: Sendable, Hashable {
 
 /// `pass inspect`: what is inside a pass, plus its verification.
 public struct PassInspection: Sendable, Hashable {
+    /// Every file of the archive, in archive order (empty when the archive could not be read).
     public var files: [PassFile]
+    /// The certificates embedded in the signature, in order.
     public var certificates: [PassCertificate]
+    /// The full verification of the same bytes.
     public var verification: PassVerification
 
     /// `{"path" or "url", "valid", "summary", "signer", "files", "certificates", "findings"}`.
