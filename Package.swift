@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "InboxCardsTests", dependencies: ["InboxCards", "StrictJSON"]),
         .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FixtureServer", "CCurl"]),
         .testTarget(name: "FixtureServerTests", dependencies: ["FixtureServer"]),
-        .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "COpenSSL", "CZip"]),
+        .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "Findings", "StrictJSON", "COpenSSL", "CZip"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe"]),
         .testTarget(name: "ArgumentKitTests", dependencies: ["ArgumentKit"]),
         .testTarget(name: "CLITests", dependencies: ["FixtureServer"]),
