@@ -110,6 +110,17 @@ struct HostileCase: CustomTestStringConvertible, Sendable {
         #expect(result.findings.filter { $0.code == "pass.manifest.unlisted-file" }.count == 2)
     }
 
+    @Test func namesDifferingOnlyInCaseAreAWarning() {
+        var parts = PassParts.signed(extraFiles: [("Logo.png", png(160, 50))])
+        parts.manifest = PassParts.manifest(for: parts.files)
+        parts.signature = TestPKI.sign(
+            parts.manifest!, with: TestPKI.leaf, options: SigningOptions(chain: Mutation.chain))
+        let result = SignedPassTests.trusted.verify(bytes: parts.archive, source: "case.pkpass")
+        #expect(result.valid, "\(result.findings)")
+        #expect(result.findings.map(\.code) == ["pass.archive.case-duplicate"])
+        #expect(result.findings.first?.path == "Logo.png")
+    }
+
     @Test func deflatedEntriesReadLikeStoredOnes() {
         let parts = PassParts.signed()
         let entries =

@@ -225,9 +225,8 @@ extension SignedPassTests {
         #expect(throws: PassVerifierError.self) {
             try PassVerifier(extraTrustFiles: [directory.appendingPathComponent("none").path])
         }
-        #expect(
-            verifier.verify(fileAt: directory.appendingPathComponent("none.pkpass").path).findings.map(\.code) == [
-                "pass.file.unreadable"
-            ])
+        for unreadable in [directory.appendingPathComponent("none.pkpass").path, directory.path] {
+            #expect(verifier.verify(fileAt: unreadable).findings.map(\.code) == ["pass.file.unreadable"])
+        }
     }
 }

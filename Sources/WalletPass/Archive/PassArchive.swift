@@ -125,6 +125,7 @@ enum PassArchiveReader {
         }
         var planned: [PlannedEntry] = []
         var seen: Set<String> = []
+        var seenLowercased: [String: String] = [:]
         var total = 0
         for index in 0..<zip_uint64_t(count) {
             var stat = zip_stat_t()
@@ -134,17 +135,23 @@ enum PassArchiveReader {
                 continue
             }
             let name = String(cString: rawName)
-            let lowerName = name.lowercased()
             if let problem = unsafePathProblem(name) {
                 result.findings.append(
                     .error("pass.archive.unsafe-path", "entry name \(quoted(name)) \(problem)", path: name))
                 continue
             }
-            if !seen.insert(lowerName).inserted {
+            if !seen.insert(name).inserted {
                 result.findings.append(
                     .error(
                         "pass.archive.duplicate-name", "the archive holds \(quoted(name)) more than once", path: name))
                 continue
+            }
+            // Names equal but for case clash on case-insensitive file systems (a Mac unpacking the pass).
+            if let other = seenLowercased.updateValue(name, forKey: name.lowercased()) {
+                result.findings.append(
+                    .warning(
+                        "pass.archive.case-duplicate", "\(quoted(name)) and \(quoted(other)) differ only in case",
+                        path: name))
             }
             if ia_zip_entry_is_symlink(archive, index) == 1 {
                 result.findings.append(
