@@ -62,17 +62,5 @@ static inline CMS_SignerInfo *ia_sk_cms_signerinfo_value(const STACK_OF(CMS_Sign
 }
 /// X509V3_set_ctx_nodb is a macro; the tests' PKI builder sets extensions without a config database.
 static inline void ia_x509v3_set_ctx_nodb(X509V3_CTX *context) { X509V3_set_ctx_nodb(context); }
-/// EVP_PKEY_CTX_set_rsa_keygen_bits is a function, but EVP_RSA_gen is a variadic macro: the tests generate
-/// RSA keys through this one typed call instead.
-static inline EVP_PKEY *ia_evp_rsa_generate(unsigned int bits) {
-    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_id(EVP_PKEY_RSA, NULL);
-    EVP_PKEY *key = NULL;
-    if (context != NULL && EVP_PKEY_keygen_init(context) > 0
-        && EVP_PKEY_CTX_set_rsa_keygen_bits(context, (int)bits) > 0) {
-        if (EVP_PKEY_keygen(context, &key) <= 0) { key = NULL; }
-    }
-    EVP_PKEY_CTX_free(context);
-    return key;
-}
 
 #endif

@@ -6,9 +6,14 @@ final class TestKey: @unchecked Sendable {
     // @unchecked Sendable: the key is generated in init and only read (signing) afterwards.
     let pkey: OpaquePointer
 
-    init(bits: UInt32 = 2048) {
-        guard let pkey = ia_evp_rsa_generate(bits) else { preconditionFailure("RSA key generation failed") }
-        self.pkey = pkey
+    init(bits: Int32 = 2048) {
+        let context = EVP_PKEY_CTX_new_id(EVP_PKEY_RSA, nil)
+        defer { EVP_PKEY_CTX_free(context) }
+        var key: OpaquePointer?
+        guard EVP_PKEY_keygen_init(context) > 0, EVP_PKEY_CTX_set_rsa_keygen_bits(context, bits) > 0,
+            EVP_PKEY_keygen(context, &key) > 0, let key
+        else { preconditionFailure("RSA key generation failed") }
+        self.pkey = key
     }
 
     deinit { EVP_PKEY_free(pkey) }
