@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import StrictJSON
 import Testing
 
 @testable import WalletPass
@@ -262,5 +263,32 @@ extension PassContentTests {
     ])
     func datesFormatAsISO8601(_ input: String, _ expected: String) {
         #expect(formatDate(TestPKI.date(input)) == expected)
+    }
+}
+
+extension PassContentTests {
+    /// Every linted top-level key, given each JSON type it must not have: the lint names the key's rule.
+    @Test(arguments: [
+        ("description", "pass.json.wrong-type"), ("organizationName", "pass.json.wrong-type"),
+        ("passTypeIdentifier", "pass.json.wrong-type"), ("serialNumber", "pass.json.wrong-type"),
+        ("teamIdentifier", "pass.json.wrong-type"), ("formatVersion", "pass.json.format-version"),
+        ("generic", "pass.json.wrong-type"), ("barcodes", "pass.json.barcode"), ("foregroundColor", "pass.json.color"),
+        ("backgroundColor", "pass.json.color"), ("expirationDate", "pass.json.date"),
+    ])
+    func wrongTypes(_ key: String, _ code: String) throws {
+        let object = try #require(try JSON.parse(PassParts.standardPassJSON).objectValue)
+        let wrongValues: [JSONValue] = [.null, .bool(true), .int(7), .string("x"), .array([]), .object(JSONObject())]
+        for wrong in wrongValues {
+            var changed = object
+            changed[key] = wrong
+            let text = JSONValue.object(changed).serialized()
+            let findings = PassJSONLinter.lint(Array(text.utf8), now: TestPKI.now, limits: PassLimits()).findings
+            let acceptable =
+                (key == "formatVersion" && wrong == .int(1)) || (key == "barcodes" && wrong == .array([]))
+                || (key == "generic" && wrong == .object(JSONObject()))
+            if !acceptable && !(wrong.stringValue != nil && code == "pass.json.wrong-type") {
+                #expect(findings.contains { $0.code == code }, "\(key) = \(wrong.serialized()): \(findings)")
+            }
+        }
     }
 }
