@@ -184,7 +184,7 @@ public final class PassVerifier: Sendable {
 
         if let signature = root("signature") {
             let check = SignatureChecker.check(
-                signature: signature, manifest: manifest ?? [], cache: certificateCache)
+                signature: signature, manifest: manifest, cache: certificateCache)
             findings += check.findings
             run.signature = check
             if let signer = check.signer {

@@ -68,7 +68,7 @@ struct Mutation: CustomTestStringConvertible, Sendable {
         },
         Mutation(
             name: "no manifest.json", valid: false,
-            codes: ["pass.manifest.missing", "pass.signature.manifest-mismatch"]
+            codes: ["pass.manifest.missing"]
         ) {
             var parts = PassParts.signed()
             parts.manifest = nil

@@ -18,8 +18,11 @@ struct SignatureCheck {
 
 enum SignatureChecker {
     /// Parses and verifies `signature` (DER CMS SignedData) as a detached signature over `manifest`.
-    /// - Parameter cache: where embedded certificates are parsed once; `nil` parses them with the CMS.
-    static func check(signature: [UInt8], manifest: [UInt8], cache: CertificateCache?) -> SignatureCheck {
+    /// - Parameters:
+    ///   - manifest: `nil` when the archive has none: the signature is still read (signer, time, certificates)
+    ///     but there is nothing to verify it against.
+    ///   - cache: where embedded certificates are parsed once; `nil` parses them with the CMS.
+    static func check(signature: [UInt8], manifest: [UInt8]?, cache: CertificateCache?) -> SignatureCheck {
         var check = SignatureCheck()
         ERR_clear_error()
         guard let cms = parse(signature, cache: cache) else {
@@ -42,7 +45,7 @@ enum SignatureChecker {
         var contentIsEmbedded = false
         if CMS_is_detached(cms) != 1 {
             let content = CMS_get0_content(cms)?.pointee.map { Certificate.bytes($0) } ?? []
-            if content != manifest {
+            if let manifest, content != manifest {
                 check.findings.append(
                     .error(
                         "pass.signature.manifest-mismatch",
@@ -86,7 +89,7 @@ enum SignatureChecker {
                     "pass.signature.signer-not-found", "signer certificate not found: \(detail)", path: "signature"))
             return check
         }
-        verifyMath(cms, manifest: contentIsEmbedded ? nil : manifest, into: &check)
+        if let manifest { verifyMath(cms, manifest: contentIsEmbedded ? nil : manifest, into: &check) }
         return check
     }
 

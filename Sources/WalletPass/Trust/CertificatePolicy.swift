@@ -139,7 +139,7 @@ struct CertificatePolicy {
     func embeddedIntermediate() -> [Finding] {
         let intermediates = signature.embedded.filter { !$0.isSame(as: signer) }
         guard !intermediates.contains(where: { TrustAnchors.couldHaveIssued($0, signer) }) else { return [] }
-        let needed = generation.map { "WWDR \($0)" } ?? "its issuer (\(signer.issuerText))"
+        let needed = generation.map { "WWDR \($0)" } ?? signer.issuerText
         if intermediates.isEmpty {
             return [
                 .warning(
