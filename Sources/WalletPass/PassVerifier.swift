@@ -108,14 +108,16 @@ public final class PassVerifier: Sendable {
         return PassInspection(files: files, certificates: certificates ?? [], verification: run.verification)
     }
 
-    /// A6: the MIME type a pass should be served with; `nil` when `contentType` is right.
-    public static func checkContentType(_ contentType: String?) -> Finding? {
+    /// A6: the MIME type a pass (or, with `bundle`, a `.pkpasses` bundle) should be served with; `nil` when
+    /// `contentType` is right.
+    public static func checkContentType(_ contentType: String?, bundle: Bool = false) -> Finding? {
+        let expected = bundle ? "application/vnd.apple.pkpasses" : "application/vnd.apple.pkpass"
         let type = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        guard type != "application/vnd.apple.pkpass" else { return nil }
+        guard type != expected else { return nil }
         return .warning(
             "pass.content-type",
-            "served as \(type ?? "no content type"); Safari and Mail only offer passes served as application/vnd.apple.pkpass"
-        )
+            "served as \(type ?? "no content type"); Safari and Mail only offer \(bundle ? "bundles" : "passes") "
+                + "served as \(expected)")
     }
 
     // MARK: - the engine

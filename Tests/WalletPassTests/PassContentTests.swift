@@ -225,6 +225,8 @@ struct LintCase: CustomTestStringConvertible, Sendable {
     ])
     func contentType(_ type: String, _ warns: Bool) {
         #expect((PassVerifier.checkContentType(type) != nil) == warns)
+        #expect(PassVerifier.checkContentType(type, bundle: true) != nil)
+        #expect(PassVerifier.checkContentType("application/vnd.apple.pkpasses", bundle: true) == nil)
     }
 
     @Test func derStringsAndKeyUsages() {
