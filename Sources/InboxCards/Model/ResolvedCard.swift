@@ -45,7 +45,7 @@ public struct AssetReference: Sendable, Hashable {
     }
 
     /// The URL with secrets such as `token=` replaced by `REDACTED`: safe for every output.
-    public var url: String { Redaction.redactURL(fetchURL) }
+    public var url: String { Redact.url(fetchURL) }
 
     /// `{"role", "index", "url"}` with the redacted URL, as in DESIGN.md "Report".
     public var json: JSONValue {
@@ -84,8 +84,8 @@ public struct CardButton: Sendable, Hashable {
 
     /// `{"title", "action", "url"?}` with the URL redacted.
     public var json: JSONValue {
-        var object = JSONObject([("title", .string(Redaction.redactText(title))), ("action", .string(action.name))])
-        if case .openURL(let url) = action { object["url"] = .string(Redaction.redactURL(url)) }
+        var object = JSONObject([("title", .string(Redact.text(title))), ("action", .string(action.name))])
+        if case .openURL(let url) = action { object["url"] = .string(Redact.url(url)) }
         return .object(object)
     }
 }
@@ -144,7 +144,7 @@ public struct ResolvedCard: Sendable, Hashable {
                 ("forced", .bool(forced)),
                 ("pinned", .bool(pinned)),
                 ("buttons", .array(buttons.map(\.json))),
-                ("accessibility", .array(accessibilityLabels.map { .string(Redaction.redactText($0)) })),
+                ("accessibility", .array(accessibilityLabels.map { .string(Redact.text($0)) })),
             ]))
     }
 }
@@ -155,7 +155,7 @@ extension Finding {
         .object(
             JSONObject([
                 ("severity", .string(severity.rawValue)), ("code", .string(code)),
-                ("message", .string(Redaction.redactText(message))), ("path", .optional(path)),
+                ("message", .string(Redact.text(message))), ("path", .optional(path)),
             ]))
     }
 }
