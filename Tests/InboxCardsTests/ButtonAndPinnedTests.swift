@@ -17,38 +17,104 @@ import Testing
     static let rows: [Named<Row>] = [
         Named(
             "url → openURL",
-            Row(buttons: [["title": "Claim", "url": "https://example.com/promo/SUMMER2026"]], actions: ["openURL"], links: ["https://example.com/promo/SUMMER2026"])),
+            Row(
+                buttons: [["title": "Claim", "url": "https://example.com/promo/SUMMER2026"]], actions: ["openURL"],
+                links: ["https://example.com/promo/SUMMER2026"])),
         Named("markRead token", Row(buttons: [["title": "Read", "action": "markRead"]], actions: ["markRead"])),
-        Named("tokens are case-insensitive", Row(buttons: [["title": "Read", "action": "MARKREAD"], ["title": "Bye", "action": "Dismiss"]], actions: ["markRead", "dismiss"])),
-        Named("token wins over url", Row(buttons: [["title": "Bye", "action": "dismiss", "url": "https://example.com"]], actions: ["dismiss"])),
-        Named("custom without url", Row(buttons: [["title": "Save", "action": "custom", "tag": "save_promo"]], actions: ["custom"])),
+        Named(
+            "tokens are case-insensitive",
+            Row(
+                buttons: [["title": "Read", "action": "MARKREAD"], ["title": "Bye", "action": "Dismiss"]],
+                actions: ["markRead", "dismiss"])),
+        Named(
+            "token wins over url",
+            Row(buttons: [["title": "Bye", "action": "dismiss", "url": "https://example.com"]], actions: ["dismiss"])),
+        Named(
+            "custom without url",
+            Row(buttons: [["title": "Save", "action": "custom", "tag": "save_promo"]], actions: ["custom"])),
         Named(
             "custom with url opens the url (docs differ)",
-            Row(buttons: [["title": "Save", "action": "custom", "url": "https://example.com/s"]], actions: ["openURL"], links: ["https://example.com/s"], codes: ["card.buttonCustomWithURL"])),
-        Named("unknown action without url is custom", Row(buttons: [["title": "Go", "action": "open"]], actions: ["custom"])),
-        Named("missing title is dropped", Row(buttons: [["url": "https://example.com"], ["title": "Ok", "action": "dismiss"]], actions: ["dismiss"], codes: ["card.buttonDropped"])),
-        Named("empty title is dropped", Row(buttons: [["title": "", "action": "dismiss"]], actions: [], codes: ["card.buttonDropped"])),
-        Named("number title is dropped", Row(buttons: [["title": 5, "action": "dismiss"]], actions: [], codes: ["card.buttonDropped"])),
+            Row(
+                buttons: [["title": "Save", "action": "custom", "url": "https://example.com/s"]], actions: ["openURL"],
+                links: ["https://example.com/s"], codes: ["card.buttonCustomWithURL"])),
+        Named(
+            "unknown action without url is custom",
+            Row(buttons: [["title": "Go", "action": "open"]], actions: ["custom"])),
+        Named(
+            "missing title is dropped",
+            Row(
+                buttons: [["url": "https://example.com"], ["title": "Ok", "action": "dismiss"]], actions: ["dismiss"],
+                codes: ["card.buttonDropped"])),
+        Named(
+            "empty title is dropped",
+            Row(buttons: [["title": "", "action": "dismiss"]], actions: [], codes: ["card.buttonDropped"])),
+        Named(
+            "number title is dropped",
+            Row(buttons: [["title": 5, "action": "dismiss"]], actions: [], codes: ["card.buttonDropped"])),
         Named("non-object button is dropped", Row(buttons: ["Claim"], actions: [], codes: ["card.buttonDropped"])),
-        Named("7.2: url without scheme is custom", Row(buttons: [["title": "Go", "url": "promo/1"]], actions: ["custom"], codes: ["card.buttonURLInvalid"])),
-        Named("7.1: url without scheme is custom", Row(profile: .v7_1, buttons: [["title": "Go", "url": "promo/1"]], actions: ["custom"], codes: ["card.buttonURLInvalid"])),
-        Named("7.0: url needs no scheme", Row(profile: .v7_0, buttons: [["title": "Go", "url": "promo/1"]], actions: ["openURL"], links: ["promo/1"])),
-        Named("url that does not parse is custom", Row(buttons: [["title": "Go", "url": "https://exa mple.com"]], actions: ["custom"], codes: ["card.buttonURLInvalid"])),
-        Named("javascript is unsafe", Row(buttons: [["title": "X", "url": "javascript:alert(1)"]], actions: ["openURL"], links: ["javascript:alert(1)"], codes: ["card.unsafeURL"])),
-        Named("file is unsafe", Row(buttons: [["title": "X", "url": "file:///etc/passwd"]], actions: ["openURL"], links: ["file:///etc/passwd"], codes: ["card.unsafeURL"])),
-        Named("data is unsafe", Row(buttons: [["title": "X", "url": "data:text/html,hi"]], actions: ["openURL"], links: ["data:text/html,hi"], codes: ["card.unsafeURL"])),
-        Named("facetime is unsafe", Row(buttons: [["title": "X", "url": "FaceTime:+15550100"]], actions: ["openURL"], links: ["FaceTime:+15550100"], codes: ["card.unsafeURL"])),
-        Named("facetime-audio is unsafe", Row(buttons: [["title": "X", "url": "facetime-audio:+15550100"]], actions: ["openURL"], links: ["facetime-audio:+15550100"], codes: ["card.unsafeURL"])),
-        Named("tel is fine", Row(buttons: [["title": "Call", "url": "tel:+15550100"]], actions: ["openURL"], links: ["tel:+15550100"])),
+        Named(
+            "7.2: url without scheme is custom",
+            Row(buttons: [["title": "Go", "url": "promo/1"]], actions: ["custom"], codes: ["card.buttonURLInvalid"])),
+        Named(
+            "7.1: url without scheme is custom",
+            Row(
+                profile: .v7_1, buttons: [["title": "Go", "url": "promo/1"]], actions: ["custom"],
+                codes: ["card.buttonURLInvalid"])),
+        Named(
+            "7.0: url needs no scheme",
+            Row(profile: .v7_0, buttons: [["title": "Go", "url": "promo/1"]], actions: ["openURL"], links: ["promo/1"])),
+        Named(
+            "url that does not parse is custom",
+            Row(
+                buttons: [["title": "Go", "url": "https://exa mple.com"]], actions: ["custom"],
+                codes: ["card.buttonURLInvalid"])),
+        Named(
+            "javascript is unsafe",
+            Row(
+                buttons: [["title": "X", "url": "javascript:alert(1)"]], actions: ["openURL"],
+                links: ["javascript:alert(1)"], codes: ["card.unsafeURL"])),
+        Named(
+            "file is unsafe",
+            Row(
+                buttons: [["title": "X", "url": "file:///etc/passwd"]], actions: ["openURL"],
+                links: ["file:///etc/passwd"], codes: ["card.unsafeURL"])),
+        Named(
+            "data is unsafe",
+            Row(
+                buttons: [["title": "X", "url": "data:text/html,hi"]], actions: ["openURL"],
+                links: ["data:text/html,hi"], codes: ["card.unsafeURL"])),
+        Named(
+            "facetime is unsafe",
+            Row(
+                buttons: [["title": "X", "url": "FaceTime:+15550100"]], actions: ["openURL"],
+                links: ["FaceTime:+15550100"], codes: ["card.unsafeURL"])),
+        Named(
+            "facetime-audio is unsafe",
+            Row(
+                buttons: [["title": "X", "url": "facetime-audio:+15550100"]], actions: ["openURL"],
+                links: ["facetime-audio:+15550100"], codes: ["card.unsafeURL"])),
+        Named(
+            "tel is fine",
+            Row(buttons: [["title": "Call", "url": "tel:+15550100"]], actions: ["openURL"], links: ["tel:+15550100"])),
         Named(
             "more than three: warned, all rendered",
-            Row(buttons: .array((1...4).map { ["title": .string("B\($0)"), "action": "dismiss"] }), actions: Array(repeating: "dismiss", count: 4), codes: ["card.tooManyButtons"])),
+            Row(
+                buttons: .array((1...4).map { ["title": .string("B\($0)"), "action": "dismiss"] }),
+                actions: Array(repeating: "dismiss", count: 4), codes: ["card.tooManyButtons"])),
         Named("buttons as an object", Row(buttons: ["title": "Claim"], actions: [], codes: ["card.wrongType"])),
-        Named("captioned renders buttons", Row(kind: "captioned", buttons: [["title": "Read", "action": "markRead"]], actions: ["markRead"])),
-        Named("banner does not", Row(kind: "banner", buttons: [["title": "Read", "action": "markRead"]], actions: [], codes: ["card.buttonsNotRendered"])),
+        Named(
+            "captioned renders buttons",
+            Row(kind: "captioned", buttons: [["title": "Read", "action": "markRead"]], actions: ["markRead"])),
+        Named(
+            "banner does not",
+            Row(
+                kind: "banner", buttons: [["title": "Read", "action": "markRead"]], actions: [],
+                codes: ["card.buttonsNotRendered"])),
         Named(
             "carousel does not (and no detail findings)",
-            Row(kind: "carousel", buttons: [["title": "X", "url": "javascript:x"]], actions: [], codes: ["card.buttonsNotRendered"])),
+            Row(
+                kind: "carousel", buttons: [["title": "X", "url": "javascript:x"]], actions: [],
+                codes: ["card.buttonsNotRendered"])),
     ]
 
     @Test(arguments: rows)

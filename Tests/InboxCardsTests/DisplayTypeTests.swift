@@ -17,7 +17,9 @@ import Testing
     /// A feed message with image, title and body: the heuristic gives captioned, so any other kind came
     /// from displayType.
     static let rows: [Named<Row>] = [
-        Named("root wins over u", Row(params: ["displayType": "banner", "u": ["displayType": "video"]], requested: .banner)),
+        Named(
+            "root wins over u",
+            Row(params: ["displayType": "banner", "u": ["displayType": "video"]], requested: .banner)),
         Named(
             "u object wins over userdata",
             Row(params: ["u": ["displayType": "banner"], "userdata": ["displayType": "classic"]], requested: .banner)),
@@ -27,7 +29,9 @@ import Testing
         Named("userdata is the last level", Row(params: ["userdata": ["displayType": "banner"]], requested: .banner)),
         Named(
             "non-string at root is skipped, u string wins",
-            Row(params: ["displayType": 5, "u": ["displayType": "banner"]], requested: .banner, codes: ["card.wrongType"])),
+            Row(
+                params: ["displayType": 5, "u": ["displayType": "banner"]], requested: .banner,
+                codes: ["card.wrongType"])),
         Named("uppercase is lowercased", Row(params: ["displayType": "BANNER"], requested: .banner)),
         Named("mixed case is lowercased", Row(params: ["u": ["displayType": "Classic"]], requested: .classic)),
         Named(
@@ -36,25 +40,46 @@ import Testing
         Named(
             "trailing newline is not trimmed",
             Row(params: ["displayType": "banner\n"], requested: .captioned, codes: ["card.unknownDisplayType"])),
-        Named("default is unknown", Row(params: ["displayType": "default"], requested: .captioned, codes: ["card.unknownDisplayType"])),
-        Named("empty string is unknown", Row(params: ["displayType": ""], requested: .captioned, codes: ["card.unknownDisplayType"])),
-        Named("number only → heuristic", Row(params: ["displayType": 5], requested: .captioned, codes: ["card.wrongType"])),
-        Named("bool only → heuristic", Row(params: ["u": ["displayType": true]], requested: .captioned, codes: ["card.wrongType"])),
-        Named("object only → heuristic", Row(params: ["displayType": ["kind": "banner"]], requested: .captioned, codes: ["card.wrongType"])),
+        Named(
+            "default is unknown",
+            Row(params: ["displayType": "default"], requested: .captioned, codes: ["card.unknownDisplayType"])),
+        Named(
+            "empty string is unknown",
+            Row(params: ["displayType": ""], requested: .captioned, codes: ["card.unknownDisplayType"])),
+        Named(
+            "number only → heuristic", Row(params: ["displayType": 5], requested: .captioned, codes: ["card.wrongType"])
+        ),
+        Named(
+            "bool only → heuristic",
+            Row(params: ["u": ["displayType": true]], requested: .captioned, codes: ["card.wrongType"])),
+        Named(
+            "object only → heuristic",
+            Row(params: ["displayType": ["kind": "banner"]], requested: .captioned, codes: ["card.wrongType"])),
         Named("null is absent, silently", Row(params: ["displayType": nil], requested: .captioned)),
         Named(
             "7.0 knows banner", Row(params: ["displayType": "banner"], profile: .v7_0, requested: .banner)),
         Named(
-            "7.0: carousel is unknown", Row(params: ["displayType": "carousel"], profile: .v7_0, requested: .captioned, codes: ["card.unknownDisplayType"])),
+            "7.0: carousel is unknown",
+            Row(
+                params: ["displayType": "carousel"], profile: .v7_0, requested: .captioned,
+                codes: ["card.unknownDisplayType"])),
         Named(
-            "7.0: video is unknown", Row(params: ["displayType": "video"], profile: .v7_0, requested: .captioned, codes: ["card.unknownDisplayType"])),
+            "7.0: video is unknown",
+            Row(
+                params: ["displayType": "video"], profile: .v7_0, requested: .captioned,
+                codes: ["card.unknownDisplayType"])),
         Named(
-            "7.0: wallet is unknown", Row(params: ["displayType": "wallet"], profile: .v7_0, requested: .captioned, codes: ["card.unknownDisplayType"])),
+            "7.0: wallet is unknown",
+            Row(
+                params: ["displayType": "wallet"], profile: .v7_0, requested: .captioned,
+                codes: ["card.unknownDisplayType"])),
         Named("7.1 knows video", Row(params: ["displayType": "video"], profile: .v7_1, requested: .video)),
         Named("7.2 knows wallet", Row(params: ["displayType": "wallet"], profile: .v7_2, requested: .wallet)),
         Named(
             "unknown string at root is the hit, u is not consulted",
-            Row(params: ["displayType": "fancy", "u": ["displayType": "banner"]], requested: .captioned, codes: ["card.unknownDisplayType"])),
+            Row(
+                params: ["displayType": "fancy", "u": ["displayType": "banner"]], requested: .captioned,
+                codes: ["card.unknownDisplayType"])),
     ]
 
     @Test(arguments: rows)
@@ -81,7 +106,8 @@ import Testing
     }
 
     @Test func createMessageDataPlaysTheRoleOfU() throws {
-        let card = try card(Input.notification(image: "https://cdn.example.com/inbox/a.png", data: ["displayType": "banner"]))
+        let card = try card(
+            Input.notification(image: "https://cdn.example.com/inbox/a.png", data: ["displayType": "banner"]))
         #expect(card.requested == .banner)
         #expect(card.resolved == .banner)
     }

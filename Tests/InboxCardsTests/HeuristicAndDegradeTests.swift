@@ -14,17 +14,33 @@ import Testing
     }
 
     static let rows: [Named<Row>] = [
-        Named("7.0 image, no title → banner", Row(profile: .v7_0, image: true, title: false, body: true, kind: .banner)),
-        Named("7.0 image + title → captioned", Row(profile: .v7_0, image: true, title: true, body: false, kind: .captioned)),
-        Named("7.0 image + title + body → captioned", Row(profile: .v7_0, image: true, title: true, body: true, kind: .captioned)),
+        Named(
+            "7.0 image, no title → banner", Row(profile: .v7_0, image: true, title: false, body: true, kind: .banner)),
+        Named(
+            "7.0 image + title → captioned",
+            Row(profile: .v7_0, image: true, title: true, body: false, kind: .captioned)),
+        Named(
+            "7.0 image + title + body → captioned",
+            Row(profile: .v7_0, image: true, title: true, body: true, kind: .captioned)),
         Named("7.0 no image → classic", Row(profile: .v7_0, image: false, title: true, body: true, kind: .classic)),
-        Named("7.1 image, nothing else → banner", Row(profile: .v7_1, image: true, title: false, body: false, kind: .banner)),
-        Named("7.1 image + title → captioned", Row(profile: .v7_1, image: true, title: true, body: false, kind: .captioned)),
+        Named(
+            "7.1 image, nothing else → banner",
+            Row(profile: .v7_1, image: true, title: false, body: false, kind: .banner)),
+        Named(
+            "7.1 image + title → captioned",
+            Row(profile: .v7_1, image: true, title: true, body: false, kind: .captioned)),
         Named("7.1 nothing → classic", Row(profile: .v7_1, image: false, title: false, body: false, kind: .classic)),
-        Named("7.2 image, no title → banner", Row(profile: .v7_2, image: true, title: false, body: true, kind: .banner)),
-        Named("7.2 image + title, no body → classic", Row(profile: .v7_2, image: true, title: true, body: false, kind: .classic)),
-        Named("7.2 image + title + body → captioned", Row(profile: .v7_2, image: true, title: true, body: true, kind: .captioned)),
-        Named("7.2 title + body, no image → classic", Row(profile: .v7_2, image: false, title: true, body: true, kind: .classic)),
+        Named(
+            "7.2 image, no title → banner", Row(profile: .v7_2, image: true, title: false, body: true, kind: .banner)),
+        Named(
+            "7.2 image + title, no body → classic",
+            Row(profile: .v7_2, image: true, title: true, body: false, kind: .classic)),
+        Named(
+            "7.2 image + title + body → captioned",
+            Row(profile: .v7_2, image: true, title: true, body: true, kind: .captioned)),
+        Named(
+            "7.2 title + body, no image → classic",
+            Row(profile: .v7_2, image: false, title: true, body: true, kind: .classic)),
     ]
 
     @Test(arguments: rows)
@@ -73,48 +89,78 @@ import Testing
             "captioned without image",
             Row(
                 params: ["displayType": "captioned"], resolved: .classic, reason: "no imageUrl",
-                log: "Inbox cell degraded — code=m-42 displayType=captioned hasImage=false captioned→classic (no imageUrl)")),
+                log:
+                    "Inbox cell degraded — code=m-42 displayType=captioned hasImage=false captioned→classic (no imageUrl)"
+            )),
         Named(
             "7.2 captioned without body",
             Row(
-                text: nil, image: img, params: ["displayType": "captioned"], resolved: .classic, reason: "no title/body",
-                log: "Inbox cell degraded — code=m-42 displayType=captioned hasImage=true captioned→classic (no title/body)")),
+                text: nil, image: img, params: ["displayType": "captioned"], resolved: .classic,
+                reason: "no title/body",
+                log:
+                    "Inbox cell degraded — code=m-42 displayType=captioned hasImage=true captioned→classic (no title/body)"
+            )),
         Named(
             "7.2 captioned without title",
-            Row(title: nil, image: img, params: ["displayType": "captioned"], resolved: .classic, reason: "no title/body")),
+            Row(
+                title: nil, image: img, params: ["displayType": "captioned"], resolved: .classic,
+                reason: "no title/body")),
         Named(
             "7.2 captioned, no image and no body: image first",
             Row(text: nil, params: ["displayType": "captioned"], resolved: .classic, reason: "no imageUrl")),
-        Named("7.1 captioned needs only an image", Row(profile: .v7_1, text: nil, image: img, params: ["displayType": "captioned"], resolved: .captioned)),
-        Named("7.0 captioned needs only an image", Row(profile: .v7_0, title: nil, text: nil, image: img, params: ["displayType": "captioned"], resolved: .captioned)),
+        Named(
+            "7.1 captioned needs only an image",
+            Row(profile: .v7_1, text: nil, image: img, params: ["displayType": "captioned"], resolved: .captioned)),
+        Named(
+            "7.0 captioned needs only an image",
+            Row(
+                profile: .v7_0, title: nil, text: nil, image: img, params: ["displayType": "captioned"],
+                resolved: .captioned)),
         Named(
             "7.1 captioned without image",
             Row(profile: .v7_1, params: ["displayType": "captioned"], resolved: .classic, reason: "no imageUrl")),
-        Named("classic never degrades", Row(title: nil, text: nil, params: ["displayType": "classic"], resolved: .classic)),
+        Named(
+            "classic never degrades", Row(title: nil, text: nil, params: ["displayType": "classic"], resolved: .classic)
+        ),
         Named(
             "carousel without slides",
             Row(
                 params: ["displayType": "carousel"], resolved: .classic, reason: "no slides",
-                log: "Inbox cell degraded — code=m-42 displayType=carousel hasImage=false carousel→classic (no slides)")),
+                log: "Inbox cell degraded — code=m-42 displayType=carousel hasImage=false carousel→classic (no slides)")
+        ),
         Named(
             "7.2 carousel without body",
             Row(
                 text: nil, params: ["displayType": "carousel", "carousel": slides], resolved: .classic,
                 reason: "no title/body",
-                log: "Inbox cell degraded — code=m-42 displayType=carousel hasImage=false carousel→classic (no title/body)")),
+                log:
+                    "Inbox cell degraded — code=m-42 displayType=carousel hasImage=false carousel→classic (no title/body)"
+            )),
         Named(
             "7.2 carousel without slides and body: slides first",
             Row(text: nil, params: ["displayType": "carousel"], resolved: .classic, reason: "no slides")),
-        Named("7.1 carousel needs only slides", Row(profile: .v7_1, title: nil, text: nil, params: ["displayType": "carousel", "carousel": slides], resolved: .carousel)),
-        Named("7.1 carousel without slides", Row(profile: .v7_1, params: ["displayType": "carousel", "carousel": []], resolved: .classic, reason: "no slides")),
+        Named(
+            "7.1 carousel needs only slides",
+            Row(
+                profile: .v7_1, title: nil, text: nil, params: ["displayType": "carousel", "carousel": slides],
+                resolved: .carousel)),
+        Named(
+            "7.1 carousel without slides",
+            Row(
+                profile: .v7_1, params: ["displayType": "carousel", "carousel": []], resolved: .classic,
+                reason: "no slides")),
         Named(
             "video without descriptor",
             Row(
                 params: ["displayType": "video"], resolved: .classic, reason: "no video descriptor",
-                log: "Inbox cell degraded — code=m-42 displayType=video hasImage=false video→classic (no video descriptor)")),
+                log:
+                    "Inbox cell degraded — code=m-42 displayType=video hasImage=false video→classic (no video descriptor)"
+            )),
         Named(
             "7.1 video with rtmp url",
-            Row(profile: .v7_1, params: ["displayType": "video", "video": ["url": "rtmp://cdn.example.com/v"]], resolved: .classic, reason: "no video descriptor")),
+            Row(
+                profile: .v7_1, params: ["displayType": "video", "video": ["url": "rtmp://cdn.example.com/v"]],
+                resolved: .classic, reason: "no video descriptor")),
         Named(
             "wallet without pass",
             Row(
@@ -143,9 +189,12 @@ import Testing
     }
 
     @Test func createMessageHasNoCodeSoTheLogSaysQuestionMark() throws {
-        let card = try card(Input.notification(body: nil, image: "https://cdn.example.com/inbox/a.png", data: ["displayType": "captioned"]))
+        let card = try card(
+            Input.notification(
+                body: nil, image: "https://cdn.example.com/inbox/a.png", data: ["displayType": "captioned"]))
         #expect(
-            card.sdkLog == "Inbox cell degraded — code=? displayType=captioned hasImage=true captioned→classic (no title/body)")
+            card.sdkLog
+                == "Inbox cell degraded — code=? displayType=captioned hasImage=true captioned→classic (no title/body)")
     }
 
     @Test func theLogUsesEmDashAndArrow() throws {

@@ -15,36 +15,69 @@ import Testing
     }
 
     static let rows: [Named<Row>] = [
-        Named("message imageUrl", Row(image: "https://cdn.example.com/inbox/m.png", params: [:], hero: "https://cdn.example.com/inbox/m.png")),
+        Named(
+            "message imageUrl",
+            Row(image: "https://cdn.example.com/inbox/m.png", params: [:], hero: "https://cdn.example.com/inbox/m.png")),
         Named(
             "imageUrl before root image",
-            Row(image: "https://cdn.example.com/inbox/m.png", params: ["image": "https://cdn.example.com/inbox/root.png"], hero: "https://cdn.example.com/inbox/m.png")),
-        Named("root image", Row(params: ["image": "https://cdn.example.com/inbox/root.png"], hero: "https://cdn.example.com/inbox/root.png")),
+            Row(
+                image: "https://cdn.example.com/inbox/m.png",
+                params: ["image": "https://cdn.example.com/inbox/root.png"], hero: "https://cdn.example.com/inbox/m.png"
+            )),
+        Named(
+            "root image",
+            Row(
+                params: ["image": "https://cdn.example.com/inbox/root.png"],
+                hero: "https://cdn.example.com/inbox/root.png")),
         Named(
             "root image before u.image",
-            Row(params: ["image": "https://cdn.example.com/inbox/root.png", "u": ["image": "https://cdn.example.com/inbox/u.png"]], hero: "https://cdn.example.com/inbox/root.png")),
-        Named("u.image", Row(params: ["u": ["image": "https://cdn.example.com/inbox/u.png"]], hero: "https://cdn.example.com/inbox/u.png")),
+            Row(
+                params: [
+                    "image": "https://cdn.example.com/inbox/root.png",
+                    "u": ["image": "https://cdn.example.com/inbox/u.png"],
+                ], hero: "https://cdn.example.com/inbox/root.png")),
+        Named(
+            "u.image",
+            Row(
+                params: ["u": ["image": "https://cdn.example.com/inbox/u.png"]],
+                hero: "https://cdn.example.com/inbox/u.png")),
         Named("any non-empty string counts (no URL check)", Row(params: ["image": "not a url"], hero: "not a url")),
         Named("empty string is no image", Row(image: "", params: ["image": ""], hero: nil)),
         Named("number is no image", Row(params: ["image": 5], hero: nil, codes: ["card.wrongType"])),
         Named(
             "7.2 attachment before imageUrl",
-            Row(image: "https://cdn.example.com/inbox/m.png", params: ["attachment": "https://cdn.example.com/inbox/att.jpg"], hero: "https://cdn.example.com/inbox/att.jpg")),
+            Row(
+                image: "https://cdn.example.com/inbox/m.png",
+                params: ["attachment": "https://cdn.example.com/inbox/att.jpg"],
+                hero: "https://cdn.example.com/inbox/att.jpg")),
         Named(
             "7.2 attachment before b",
-            Row(params: ["attachment": "http://cdn.example.com/inbox/att.jpg", "b": "https://cdn.example.com/inbox/b.jpg"], hero: "http://cdn.example.com/inbox/att.jpg")),
-        Named("7.2 b", Row(params: ["b": "https://cdn.example.com/inbox/b.jpg"], hero: "https://cdn.example.com/inbox/b.jpg")),
+            Row(
+                params: [
+                    "attachment": "http://cdn.example.com/inbox/att.jpg", "b": "https://cdn.example.com/inbox/b.jpg",
+                ], hero: "http://cdn.example.com/inbox/att.jpg")),
+        Named(
+            "7.2 b",
+            Row(params: ["b": "https://cdn.example.com/inbox/b.jpg"], hero: "https://cdn.example.com/inbox/b.jpg")),
         Named(
             "7.2 attachment prefix is case-sensitive",
-            Row(params: ["attachment": "HTTPS://cdn.example.com/inbox/att.jpg"], hero: nil, codes: ["card.heroIgnored"])),
+            Row(params: ["attachment": "HTTPS://cdn.example.com/inbox/att.jpg"], hero: nil, codes: ["card.heroIgnored"])
+        ),
         Named(
             "7.2 attachment without http prefix falls through to b",
-            Row(params: ["attachment": "ftp://cdn.example.com/a.jpg", "b": "https://cdn.example.com/inbox/b.jpg"], hero: "https://cdn.example.com/inbox/b.jpg", codes: ["card.heroIgnored"])),
-        Named("7.1 ignores attachment", Row(profile: .v7_1, params: ["attachment": "https://cdn.example.com/inbox/att.jpg"], hero: nil)),
+            Row(
+                params: ["attachment": "ftp://cdn.example.com/a.jpg", "b": "https://cdn.example.com/inbox/b.jpg"],
+                hero: "https://cdn.example.com/inbox/b.jpg", codes: ["card.heroIgnored"])),
+        Named(
+            "7.1 ignores attachment",
+            Row(profile: .v7_1, params: ["attachment": "https://cdn.example.com/inbox/att.jpg"], hero: nil)),
         Named("7.0 ignores b", Row(profile: .v7_0, params: ["b": "https://cdn.example.com/inbox/b.jpg"], hero: nil)),
         Named(
             "7.1 uses imageUrl even with attachment",
-            Row(profile: .v7_1, image: "https://cdn.example.com/inbox/m.png", params: ["attachment": "https://cdn.example.com/inbox/att.jpg"], hero: "https://cdn.example.com/inbox/m.png")),
+            Row(
+                profile: .v7_1, image: "https://cdn.example.com/inbox/m.png",
+                params: ["attachment": "https://cdn.example.com/inbox/att.jpg"],
+                hero: "https://cdn.example.com/inbox/m.png")),
     ]
 
     @Test(arguments: rows)

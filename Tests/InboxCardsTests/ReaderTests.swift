@@ -8,28 +8,42 @@ private func read(_ text: String, source: String = "in.json") throws -> ReadBatc
     try CampaignReader.read(bytes: Array(text.utf8), source: source)
 }
 
-private let feedLine = #"{"inbox_id":"a1","title":"T","text":"B","image":"https://cdn.example.com/inbox/a.png","action_params":"{\"displayType\":\"banner\"}"}"#
-private let pushLine = #"{"pw_inbox":"p1","aps":{"alert":{"title":"T","body":"B"}},"inbox_params":{"image":"https://cdn.example.com/inbox/p.png"},"u":"{\"displayType\":\"banner\"}"}"#
+private let feedLine =
+    #"{"inbox_id":"a1","title":"T","text":"B","image":"https://cdn.example.com/inbox/a.png","action_params":"{\"displayType\":\"banner\"}"}"#
+private let pushLine =
+    #"{"pw_inbox":"p1","aps":{"alert":{"title":"T","body":"B"}},"inbox_params":{"image":"https://cdn.example.com/inbox/p.png"},"u":"{\"displayType\":\"banner\"}"}"#
 
 /// Input shapes and source ids (§1).
 @Suite struct ReaderShapeTests {
     static let rows: [Named<(String, [String], [MessageShape])>] = [
         Named(
             "createMessage request",
-            (#"{"request":{"application":"A","auth":"S","notifications":[{"inbox_days":1},{"inbox_days":2}]}}"#,
-             ["in.json#request.notifications[0]", "in.json#request.notifications[1]"], [.createMessage, .createMessage])),
-        Named("request body without wrapper", (#"{"notifications":[{"inbox_days":1}]}"#, ["in.json#notifications[0]"], [.createMessage])),
+            (
+                #"{"request":{"application":"A","auth":"S","notifications":[{"inbox_days":1},{"inbox_days":2}]}}"#,
+                ["in.json#request.notifications[0]", "in.json#request.notifications[1]"],
+                [.createMessage, .createMessage]
+            )),
+        Named(
+            "request body without wrapper",
+            (#"{"notifications":[{"inbox_days":1}]}"#, ["in.json#notifications[0]"], [.createMessage])),
         Named("single feed message", (feedLine, ["in.json"], [.feed])),
         Named("single push payload", (pushLine, ["in.json"], [.push])),
         Named("array, mixed shapes", ("[\(feedLine),\(pushLine)]", ["in.json#[0]", "in.json#[1]"], [.feed, .push])),
         Named("NDJSON", ("\(feedLine)\n\(pushLine)\n", ["in.json#[0]", "in.json#[1]"], [.feed, .push])),
-        Named("NDJSON with CRLF and blank lines", ("\(feedLine)\r\n\r\n\(pushLine)\r\n", ["in.json#[0]", "in.json#[1]"], [.feed, .push])),
+        Named(
+            "NDJSON with CRLF and blank lines",
+            ("\(feedLine)\r\n\r\n\(pushLine)\r\n", ["in.json#[0]", "in.json#[1]"], [.feed, .push])),
         Named(
             "request inside an array",
-            (#"[{"request":{"notifications":[{"inbox_days":1},{"inbox_days":2}]}}]"#,
-             ["in.json#[0].request.notifications[0]", "in.json#[0].request.notifications[1]"], [.createMessage, .createMessage])),
+            (
+                #"[{"request":{"notifications":[{"inbox_days":1},{"inbox_days":2}]}}]"#,
+                ["in.json#[0].request.notifications[0]", "in.json#[0].request.notifications[1]"],
+                [.createMessage, .createMessage]
+            )),
         Named("feed list", (#"{"messages":[\#(feedLine)]}"#, ["in.json#messages[0]"], [.feed])),
-        Named("feed API response", (#"{"status_code":200,"response":{"messages":[\#(feedLine)]}}"#, ["in.json#response.messages[0]"], [.feed])),
+        Named(
+            "feed API response",
+            (#"{"status_code":200,"response":{"messages":[\#(feedLine)]}}"#, ["in.json#response.messages[0]"], [.feed])),
     ]
 
     @Test(arguments: rows)
@@ -101,7 +115,8 @@ private let pushLine = #"{"pw_inbox":"p1","aps":{"alert":{"title":"T","body":"B"
         Named("empty", ("", "empty input")),
         Named("whitespace", (" \n\t\n", "empty input")),
         Named("syntax error", ("{\"request\": }", "line 1, column 13")),
-        Named("syntax error on line 3", ("{\n  \"request\": {\n    \"notifications\": [1,,2]\n  }\n}", "line 3, column")),
+        Named(
+            "syntax error on line 3", ("{\n  \"request\": {\n    \"notifications\": [1,,2]\n  }\n}", "line 3, column")),
         Named("not JSON at all", ("hello world", "line 1, column 1")),
         Named("top-level number", ("42", "top-level JSON number")),
         Named("top-level string", ("\"campaign\"", "top-level JSON string")),
@@ -129,7 +144,8 @@ private let pushLine = #"{"pw_inbox":"p1","aps":{"alert":{"title":"T","body":"B"
     }
 
     @Test func deepNestingIsAnError() {
-        let bytes = Array(repeating: UInt8(ascii: "["), count: 10_000) + Array(repeating: UInt8(ascii: "]"), count: 10_000)
+        let bytes =
+            Array(repeating: UInt8(ascii: "["), count: 10_000) + Array(repeating: UInt8(ascii: "]"), count: 10_000)
         #expect {
             _ = try CampaignReader.read(bytes: bytes, source: "deep.json")
         } throws: { error in
@@ -173,7 +189,9 @@ private let pushLine = #"{"pw_inbox":"p1","aps":{"alert":{"title":"T","body":"B"
     }
 
     @Test func invalidUTF8OnOneNDJSONLine() throws {
-        let bytes = Array("\(feedLine)\n".utf8) + [UInt8(ascii: "{"), 0xC3, 0x28, UInt8(ascii: "}"), 0x0A] + Array(pushLine.utf8)
+        let bytes =
+            Array("\(feedLine)\n".utf8) + [UInt8(ascii: "{"), 0xC3, 0x28, UInt8(ascii: "}"), 0x0A]
+            + Array(pushLine.utf8)
         let batch = try CampaignReader.read(bytes: bytes, source: "in.json")
         #expect(batch.messages.count == 2)
         #expect(batch.finding("input.invalidJSON")?.finding.message.contains("invalid UTF-8") == true)
@@ -183,9 +201,15 @@ private let pushLine = #"{"pw_inbox":"p1","aps":{"alert":{"title":"T","body":"B"
         Named("unrecognised object", (["hello": "world"], "input.unrecognized", "")),
         Named("array element not an object", ([1], "input.notObject", "[0]")),
         Named("request not an object", (["request": "x"], "input.wrongType", "request")),
-        Named("notifications not an array", (["request": ["notifications": "x"]], "input.wrongType", "request.notifications")),
-        Named("notification not an object", (["request": ["notifications": [5]]], "input.notObject", "request.notifications[0]")),
-        Named("request without notifications", (["request": ["application": "A"]], "input.unrecognized", "request.notifications")),
+        Named(
+            "notifications not an array",
+            (["request": ["notifications": "x"]], "input.wrongType", "request.notifications")),
+        Named(
+            "notification not an object",
+            (["request": ["notifications": [5]]], "input.notObject", "request.notifications[0]")),
+        Named(
+            "request without notifications",
+            (["request": ["application": "A"]], "input.unrecognized", "request.notifications")),
         Named("empty array", ([], "input.noMessages", "")),
     ]
 
@@ -200,11 +224,18 @@ private let pushLine = #"{"pw_inbox":"p1","aps":{"alert":{"title":"T","body":"B"
     static let wrongFields: [Named<(JSONValue, String, String)>] = [
         Named("title 5", (Input.notification(title: 5), "input.wrongType", "request.notifications[0].ios_title")),
         Named("content []", (Input.notification(body: []), "input.wrongType", "request.notifications[0].content")),
-        Named("inbox_image 5", (Input.notification(image: 5), "input.wrongType", "request.notifications[0].inbox_image")),
+        Named(
+            "inbox_image 5", (Input.notification(image: 5), "input.wrongType", "request.notifications[0].inbox_image")),
         Named("data 5", (Input.notification(data: 5), "input.customDataInvalid", "request.notifications[0].data")),
-        Named("data not JSON", (Input.notification(data: "{nope"), "input.customDataInvalid", "request.notifications[0].data")),
-        Named("data JSON array", (Input.notification(data: "[1]"), "input.customDataInvalid", "request.notifications[0].data")),
-        Named("per-language object empty", (Input.notification(title: [:]), "input.wrongType", "request.notifications[0].ios_title")),
+        Named(
+            "data not JSON",
+            (Input.notification(data: "{nope"), "input.customDataInvalid", "request.notifications[0].data")),
+        Named(
+            "data JSON array",
+            (Input.notification(data: "[1]"), "input.customDataInvalid", "request.notifications[0].data")),
+        Named(
+            "per-language object empty",
+            (Input.notification(title: [:]), "input.wrongType", "request.notifications[0].ios_title")),
     ]
 
     @Test(arguments: wrongFields)
@@ -214,9 +245,15 @@ private let pushLine = #"{"pw_inbox":"p1","aps":{"alert":{"title":"T","body":"B"
     }
 
     static let feedParams: [Named<(JSONValue, String)>] = [
-        Named("action_params not JSON", (Input.feed(params: nil).withMember("action_params", "{oops"), "input.actionParamsInvalid")),
-        Named("action_params JSON array", (Input.feed(params: nil).withMember("action_params", "[]"), "input.actionParamsInvalid")),
-        Named("action_params a number", (Input.feed(params: nil).withMember("action_params", 7), "input.actionParamsInvalid")),
+        Named(
+            "action_params not JSON",
+            (Input.feed(params: nil).withMember("action_params", "{oops"), "input.actionParamsInvalid")),
+        Named(
+            "action_params JSON array",
+            (Input.feed(params: nil).withMember("action_params", "[]"), "input.actionParamsInvalid")),
+        Named(
+            "action_params a number",
+            (Input.feed(params: nil).withMember("action_params", 7), "input.actionParamsInvalid")),
         Named("u not JSON", (Input.feed(params: ["u": "{bad"]), "input.customDataInvalid")),
         Named("u a number", (Input.feed(params: ["u": 5]), "input.customDataInvalid")),
         Named("userdata a string", (Input.feed(params: ["userdata": "x"]), "input.wrongType")),

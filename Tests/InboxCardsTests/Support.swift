@@ -10,7 +10,9 @@ enum Input {
     /// A createMessage request holding `notifications`.
     static func request(_ notifications: [JSONValue]) -> [UInt8] {
         let request: JSONValue = [
-            "request": ["application": "ABCDE-12345", "auth": "SECRET-AUTH-TOKEN", "notifications": .array(notifications)]
+            "request": [
+                "application": "ABCDE-12345", "auth": "SECRET-AUTH-TOKEN", "notifications": .array(notifications),
+            ]
         ]
         return Array(request.serialized().utf8)
     }

@@ -18,19 +18,28 @@ import Testing
     static let rows: [Named<Row>] = [
         Named(
             "forced carousel without slides renders empty",
-            Row(force: .carousel, data: ["displayType": "banner"], resolved: .carousel, forced: true, codes: ["card.forced", "card.forcedIncomplete"])),
+            Row(
+                force: .carousel, data: ["displayType": "banner"], resolved: .carousel, forced: true,
+                codes: ["card.forced", "card.forcedIncomplete"])),
         Named(
             "force wins over displayType",
-            Row(force: .classic, data: ["displayType": "carousel", "carousel": [["image": "https://cdn.example.com/1.jpg"]]], resolved: .classic, forced: true, codes: ["card.forced"])),
+            Row(
+                force: .classic,
+                data: ["displayType": "carousel", "carousel": [["image": "https://cdn.example.com/1.jpg"]]],
+                resolved: .classic, forced: true, codes: ["card.forced"])),
         Named(
             "forced captioned without body skips the 7.2 check",
-            Row(force: .captioned, data: [:], body: nil, resolved: .captioned, forced: true, codes: ["card.forced", "card.forcedIncomplete"])),
+            Row(
+                force: .captioned, data: [:], body: nil, resolved: .captioned, forced: true,
+                codes: ["card.forced", "card.forcedIncomplete"])),
         Named(
             "forced video without descriptor",
             Row(force: .video, data: [:], resolved: .video, forced: true, codes: ["card.forcedIncomplete"])),
         Named(
             "7.0 has no video: force ignored",
-            Row(profile: .v7_0, force: .video, data: ["displayType": "banner"], resolved: .classic, forced: false, codes: ["card.forceKindUnavailable", "card.degraded"])),
+            Row(
+                profile: .v7_0, force: .video, data: ["displayType": "banner"], resolved: .classic, forced: false,
+                codes: ["card.forceKindUnavailable", "card.degraded"])),
     ]
 
     @Test(arguments: rows)
@@ -100,7 +109,10 @@ import Testing
 @Suite struct LanguageTests {
     @Test func oneCardPerLanguage() throws {
         let cards = try resolve(
-            Input.request([Input.notification(title: ["en": "Sale", "de": "Angebot"], body: ["en": "30% off", "de": "30% Rabatt"])]))
+            Input.request([
+                Input.notification(
+                    title: ["en": "Sale", "de": "Angebot"], body: ["en": "30% off", "de": "30% Rabatt"])
+            ]))
         #expect(cards.map(\.language) == ["en", "de"])
         #expect(cards.allSatisfy { !$0.has("card.languageFallback") && !$0.has("card.languageMissing") })
     }
@@ -151,7 +163,9 @@ import Testing
 
     @Test func iosTitleWinsOverTitle() throws {
         let cards = try resolve(
-            Input.request([Input.notification(title: nil, extra: [("title", ["en": "A", "de": "B"]), ("ios_title", "iOS")])]))
+            Input.request([
+                Input.notification(title: nil, extra: [("title", ["en": "A", "de": "B"]), ("ios_title", "iOS")])
+            ]))
         #expect(cards.map(\.language) == [nil])
     }
 }
@@ -159,10 +173,14 @@ import Testing
 /// Platforms: createMessage `platforms`, Android's single layout, wallet off iOS.
 @Suite struct PlatformTests {
     static let wallet = Input.notification(
-        data: ["displayType": "wallet", "wallet": "https://cdn.example.com/passes/a.pkpass", "pinned": true,
-               "buttons": [["title": "Open", "url": "https://example.com"]], ],
-        extra: [("platforms", [1, 3]), ("inbox_image", "https://cdn.example.com/inbox/icon.png"),
-                ("android_banner", "https://cdn.example.com/inbox/banner.png")])
+        data: [
+            "displayType": "wallet", "wallet": "https://cdn.example.com/passes/a.pkpass", "pinned": true,
+            "buttons": [["title": "Open", "url": "https://example.com"]],
+        ],
+        extra: [
+            ("platforms", [1, 3]), ("inbox_image", "https://cdn.example.com/inbox/icon.png"),
+            ("android_banner", "https://cdn.example.com/inbox/banner.png"),
+        ])
 
     @Test func walletOnAndroidIsClassic() throws {
         let cards = try resolve(Input.request([Self.wallet]), platforms: [.ios, .android])
@@ -192,9 +210,10 @@ import Testing
         #expect(all.map(\.platform) == [.ios, .android, .android])
         let run = CardResolver(options: ResolveOptions(platforms: [.ios])).run(batch)
         #expect(run.cards.count == 1)
-        #expect(run.inputFindings.filter { $0.finding.code == "input.platformNotTargeted" }.map(\.source) == [
-            "c.json#request.notifications[1]", "c.json#request.notifications[2]",
-        ])
+        #expect(
+            run.inputFindings.filter { $0.finding.code == "input.platformNotTargeted" }.map(\.source) == [
+                "c.json#request.notifications[1]", "c.json#request.notifications[2]",
+            ])
     }
 
     @Test func absentPlatformsTargetsEverything() throws {
@@ -205,7 +224,8 @@ import Testing
     }
 
     @Test func everyProfileButOneAndroidCard() throws {
-        let cards = try resolve(Input.request([Self.wallet]), profiles: SDKProfile.allCases, platforms: [.ios, .android])
+        let cards = try resolve(
+            Input.request([Self.wallet]), profiles: SDKProfile.allCases, platforms: [.ios, .android])
         #expect(cards.map(\.sdk) == [.v7_0, .v7_1, .v7_2, nil])
         #expect(cards.map(\.resolved) == [.captioned, .wallet, .wallet, .classic])
     }

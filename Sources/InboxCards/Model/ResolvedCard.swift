@@ -49,7 +49,10 @@ public struct AssetReference: Sendable, Hashable {
 
     /// `{"role", "index", "url"}` with the redacted URL, as in DESIGN.md "Report".
     public var json: JSONValue {
-        .object(JSONObject([("role", .string(role.rawValue)), ("index", index.map(JSONValue.int) ?? .null), ("url", .string(url))]))
+        .object(
+            JSONObject([
+                ("role", .string(role.rawValue)), ("index", index.map(JSONValue.int) ?? .null), ("url", .string(url)),
+            ]))
     }
 }
 

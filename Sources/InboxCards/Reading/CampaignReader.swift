@@ -267,7 +267,8 @@ private struct Reader {
                     path: elementPath)
                 continue
             }
-            batch.messages.append(FeedReader.read(object, id: sourceID(elementPath), path: elementPath, options: options))
+            batch.messages.append(
+                FeedReader.read(object, id: sourceID(elementPath), path: elementPath, options: options))
         }
     }
 
@@ -276,7 +277,8 @@ private struct Reader {
             if let value {
                 wrongTypeInput(value, expected: "an array", path: path)
             } else {
-                inputFinding(.error, CardFindingCode.unrecognized, "createMessage request without notifications", path: path)
+                inputFinding(
+                    .error, CardFindingCode.unrecognized, "createMessage request without notifications", path: path)
             }
             return
         }
@@ -288,7 +290,8 @@ private struct Reader {
                     path: elementPath)
                 continue
             }
-            let message = NotificationReader.read(object, id: sourceID(elementPath), path: elementPath, options: options)
+            let message = NotificationReader.read(
+                object, id: sourceID(elementPath), path: elementPath, options: options)
             if !message.reachesInbox {
                 inputFinding(
                     .warning, CardFindingCode.notInbox,

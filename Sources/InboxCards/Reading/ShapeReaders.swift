@@ -91,13 +91,16 @@ struct FieldDecoder {
             let value = try JSON.parse(text, options: JSONParseOptions(maxDepth: options.maxDepth))
             guard case .object(let object) = value else {
                 add(
-                    .warning, code, "\(path) is a JSON string holding \(value.typeName), not an object: the SDK ignores it",
+                    .warning, code,
+                    "\(path) is a JSON string holding \(value.typeName), not an object: the SDK ignores it",
                     path: path)
                 return nil
             }
             return object
         } catch {
-            add(.warning, code, "\(path) is a string that is not JSON (\(error.description)): the SDK ignores it", path: path)
+            add(
+                .warning, code, "\(path) is a string that is not JSON (\(error.description)): the SDK ignores it",
+                path: path)
             return nil
         }
     }
@@ -175,13 +178,15 @@ enum NotificationReader {
         case nil, .null?: return
         case .number(let number)?:
             guard let days = number.intValue else {
-                decoder.add(.warning, CardFindingCode.inboxDays, "inbox_days \(number.text) is not a whole number", path: path)
+                decoder.add(
+                    .warning, CardFindingCode.inboxDays, "inbox_days \(number.text) is not a whole number", path: path)
                 return
             }
             if days > 30 {
                 decoder.add(
                     .warning, CardFindingCode.inboxDays,
-                    "inbox_days \(days) is above the maximum of 30: the inbox keeps the message 30 days at most", path: path)
+                    "inbox_days \(days) is above the maximum of 30: the inbox keeps the message 30 days at most",
+                    path: path)
             } else if days < 1 {
                 decoder.add(.warning, CardFindingCode.inboxDays, "inbox_days \(days) is below 1", path: path)
             }
@@ -281,6 +286,7 @@ enum PushReader {
             id: id, shape: .push, path: path, code: code, title: title, body: body, imageURL: image,
             imagePath: JSONPath.key(paramsPath, "image"), reachesInbox: code != nil, targets: nil,
             customDataForm: form, findings: decoder.findings, levels: levels,
-            titlePath: JSONPath.key(alertPath, "title"), bodyPath: title == nil ? alertPath : JSONPath.key(alertPath, "body"))
+            titlePath: JSONPath.key(alertPath, "title"),
+            bodyPath: title == nil ? alertPath : JSONPath.key(alertPath, "body"))
     }
 }

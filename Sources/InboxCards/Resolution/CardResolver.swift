@@ -104,7 +104,10 @@ struct CardContext {
 
     /// The title and body shown for this card's language, reporting fallbacks.
     mutating func texts() -> (title: String?, body: String?) {
-        (text(message.title, name: "title", path: message.titlePath), text(message.body, name: "body", path: message.bodyPath))
+        (
+            text(message.title, name: "title", path: message.titlePath),
+            text(message.body, name: "body", path: message.bodyPath)
+        )
     }
 
     private mutating func text(_ text: MessageText?, name: String, path: String) -> String? {
@@ -275,7 +278,9 @@ struct CardContext {
                 sdkLog =
                     "Inbox cell degraded — code=\(message.code ?? "?") displayType=\(lowered ?? "nil") "
                     + "hasImage=\(hasImage) \(requested)→\(resolved) (\(why))"
-                add(.warning, CardFindingCode.degraded, "\(requested) degrades to classic: \(why)", path: displayType?.path)
+                add(
+                    .warning, CardFindingCode.degraded, "\(requested) degrades to classic: \(why)",
+                    path: displayType?.path)
             }
         }
 
@@ -283,9 +288,13 @@ struct CardContext {
         var labels: [String] = []
         switch resolved {
         case .banner, .captioned:
-            if let image { assets.append(AssetReference(role: .heroImage, index: nil, fetchURL: image.url, path: image.path)) }
+            if let image {
+                assets.append(AssetReference(role: .heroImage, index: nil, fetchURL: image.url, path: image.path))
+            }
         case .classic:
-            if let image { assets.append(AssetReference(role: .avatar, index: nil, fetchURL: image.url, path: image.path)) }
+            if let image {
+                assets.append(AssetReference(role: .avatar, index: nil, fetchURL: image.url, path: image.path))
+            }
             var missing: [String] = []
             if !hasTitle { missing.append("title") }
             if !hasBody { missing.append("body") }
@@ -303,7 +312,8 @@ struct CardContext {
             if let video {
                 assets.append(AssetReference(role: .video, index: nil, fetchURL: video.url, path: video.urlPath))
                 if let poster = video.poster {
-                    assets.append(AssetReference(role: .videoPoster, index: nil, fetchURL: poster, path: video.posterPath))
+                    assets.append(
+                        AssetReference(role: .videoPoster, index: nil, fetchURL: poster, path: video.posterPath))
                 } else {
                     add(
                         .info, CardFindingCode.videoNoPoster,
@@ -311,8 +321,12 @@ struct CardContext {
                 }
             }
         case .wallet:
-            if let image { assets.append(AssetReference(role: .heroImage, index: nil, fetchURL: image.url, path: image.path)) }
-            if let pass { assets.append(AssetReference(role: .walletPass, index: nil, fetchURL: pass.url, path: pass.path)) }
+            if let image {
+                assets.append(AssetReference(role: .heroImage, index: nil, fetchURL: image.url, path: image.path))
+            }
+            if let pass {
+                assets.append(AssetReference(role: .walletPass, index: nil, fetchURL: pass.url, path: pass.path))
+            }
         }
 
         let buttons = renderButtons(for: resolved, into: &assets)
@@ -343,7 +357,8 @@ struct CardContext {
         var labels: [String] = []
         var untitled = 0
         for (index, slide) in slides.enumerated() {
-            assets.append(AssetReference(role: .carouselSlide, index: index, fetchURL: slide.image, path: slide.imagePath))
+            assets.append(
+                AssetReference(role: .carouselSlide, index: index, fetchURL: slide.image, path: slide.imagePath))
             if let url = slide.url {
                 assets.append(AssetReference(role: .slideLink, index: index, fetchURL: url, path: slide.urlPath))
             }
@@ -378,7 +393,8 @@ struct CardContext {
             if case .openURL(let url) = button.action {
                 assets.append(
                     AssetReference(
-                        role: .buttonLink, index: index, fetchURL: url, path: JSONPath.key(decoded.paths[index], "url")))
+                        role: .buttonLink, index: index, fetchURL: url, path: JSONPath.key(decoded.paths[index], "url"))
+                )
             }
         }
         return decoded.buttons

@@ -40,7 +40,9 @@ extension CardContext {
         for (index, element) in elements.enumerated() {
             let slidePath = JSONPath.index(path, index)
             guard case .object(let object) = element else {
-                add(.warning, CardFindingCode.slideDropped, "slide \(index) is \(element.typeName), not an object: dropped", path: slidePath)
+                add(
+                    .warning, CardFindingCode.slideDropped,
+                    "slide \(index) is \(element.typeName), not an object: dropped", path: slidePath)
                 continue
             }
             let imagePath = JSONPath.key(slidePath, "image")
@@ -68,7 +70,8 @@ extension CardContext {
                 }
             case nil, .null?: break
             case let other?:
-                let what = other.stringValue.map { "\"\($0)\" does not parse or has no scheme" } ?? "is \(other.typeName)"
+                let what =
+                    other.stringValue.map { "\"\($0)\" does not parse or has no scheme" } ?? "is \(other.typeName)"
                 add(
                     .warning, CardFindingCode.slideURLInvalid,
                     "slide \(index) url \(what): a tap runs the message's default action", path: urlPath)
@@ -97,7 +100,8 @@ extension CardContext {
         }
         guard URLCheck.isHTTP(url) else {
             add(
-                .warning, CardFindingCode.videoInvalid, "video url \(url) is not an http/https URL: no video descriptor",
+                .warning, CardFindingCode.videoInvalid,
+                "video url \(url) is not an http/https URL: no video descriptor",
                 path: urlPath)
             return nil
         }
@@ -143,7 +147,9 @@ extension CardContext {
         for (index, element) in elements.enumerated() {
             let buttonPath = JSONPath.index(path, index)
             guard case .object(let object) = element else {
-                add(.warning, CardFindingCode.buttonDropped, "button \(index) is \(element.typeName): dropped", path: buttonPath)
+                add(
+                    .warning, CardFindingCode.buttonDropped, "button \(index) is \(element.typeName): dropped",
+                    path: buttonPath)
                 continue
             }
             guard case .string(let title)? = object["title"], !title.isEmpty else {

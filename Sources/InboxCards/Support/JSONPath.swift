@@ -22,7 +22,8 @@ enum JSONPath {
             return false
         }
         return key.utf8.allSatisfy { byte in
-            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
                 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
         }
     }
@@ -63,8 +64,9 @@ enum URLCheck {
         for index in text.utf8.indices {
             let byte = text.utf8[index]
             if byte == UInt8(ascii: ":") { return text[text.startIndex..<index] }
-            guard isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-                || byte == UInt8(ascii: ".")
+            guard
+                isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".")
             else { return nil }
         }
         return nil
@@ -91,7 +93,8 @@ enum URLCheck {
     }
 
     private static func isAlpha(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
