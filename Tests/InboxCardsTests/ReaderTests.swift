@@ -44,6 +44,15 @@ private let pushLine =
         Named(
             "feed API response",
             (#"{"status_code":200,"response":{"messages":[\#(feedLine)]}}"#, ["in.json#response.messages[0]"], [.feed])),
+        Named(
+            "a notification on its own",
+            (#"{"ios_title":"T","content":"B","inbox_days":3}"#, ["in.json"], [.createMessage])),
+        Named(
+            "an array of notifications",
+            (
+                #"[{"content":"B","inbox_image":"https://cdn.example.com/a.png"},{"send_date":"now","inbox_days":1}]"#,
+                ["in.json#[0]", "in.json#[1]"], [.createMessage, .createMessage]
+            )),
     ]
 
     @Test(arguments: rows)
@@ -64,6 +73,15 @@ private let pushLine =
         let card = try #require(CardResolver().resolve([message]).first)
         #expect(card.resolved == .banner)
         #expect(card.assets.first?.path == "inbox_params.image")
+    }
+
+    @Test func pushLanguageFindingsPointAtTheAlert() throws {
+        let push = #"{"pw_inbox":"p","aps":{"alert":{"title":{"de":"Hallo"},"body":{"en":"Hi"}}}}"#
+        let batch = try read(push)
+        let cards = CardResolver().resolve(batch.messages)
+        #expect(cards.map(\.language) == ["de", "en"])
+        #expect(cards[1].finding("card.languageMissing")?.path == "aps.alert.title")
+        #expect(cards[0].finding("card.languageFallback")?.path == "aps.alert.body")
     }
 
     @Test func pushAlertStringIsTheBody() throws {
@@ -129,7 +147,10 @@ private let pushLine =
             _ = try CampaignReader.read(bytes: Array(row.value.0.utf8), source: "bad.json")
         } throws: { error in
             guard let error = error as? InputError else { return false }
+            let finding = error.finding
             return error.description.hasPrefix("bad.json: ") && error.description.contains(row.value.1)
+                && finding.source == "bad.json" && finding.finding.severity == .error
+                && finding.finding.code.hasPrefix("input.") && finding.finding.message.contains(row.value.1)
         }
     }
 

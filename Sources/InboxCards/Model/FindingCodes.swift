@@ -4,7 +4,14 @@ public import Findings
 public enum CardFindingCode {
     // MARK: input.* — reading files and recognising messages
 
-    /// One NDJSON line is not JSON (the other lines are still read). Error.
+    /// The whole input is empty (``InputError``). Error.
+    public static let emptyInput = "input.empty"
+    /// The whole input is larger than the reader's limit (``InputError``). Error.
+    public static let tooLarge = "input.tooLarge"
+    /// The whole input is JSON but neither an object nor an array (``InputError``). Error.
+    public static let notACampaign = "input.notACampaign"
+    /// The input is not JSON (``InputError``, with line and column), or one NDJSON line is not JSON (the
+    /// other lines are still read). Error.
     public static let invalidJSON = "input.invalidJSON"
     /// An object is none of: createMessage request, inbox feed message, push payload. Error.
     public static let unrecognized = "input.unrecognized"

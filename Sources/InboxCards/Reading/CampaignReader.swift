@@ -25,6 +25,21 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
         self.kind = kind
     }
 
+    /// The error as a finding (`input.invalidJSON`, `input.tooLarge`, `input.empty`, `input.notACampaign`) for
+    /// reports that list it next to the other inputs' findings.
+    public var finding: SourcedFinding {
+        let code: String
+        switch kind {
+        case .empty: code = CardFindingCode.emptyInput
+        case .tooLarge: code = CardFindingCode.tooLarge
+        case .invalidJSON: code = CardFindingCode.invalidJSON
+        case .notACampaign: code = CardFindingCode.notACampaign
+        }
+        let prefix = source + ": "
+        let text = description.hasPrefix(prefix) ? String(description.dropFirst(prefix.count)) : description
+        return SourcedFinding(source: source, finding: .redacted(.error, code, text, path: nil))
+    }
+
     /// `demo.json: line 3, column 14: unexpected character 'x'`.
     public var description: String {
         switch kind {
@@ -249,6 +264,9 @@ private struct Reader {
             readFeedList(messages, path: JSONPath.key(path, "messages"))
         } else if case .array(let messages)? = object["response"]?["messages"] {
             readFeedList(messages, path: JSONPath.key(JSONPath.key(path, "response"), "messages"))
+        } else if Self.notificationKeys.contains(where: { object[$0] != nil }) {
+            // A notification on its own (e.g. an array of notifications, or one copied out of a request).
+            readNotification(object, path: path)
         } else {
             let keys = object.keys.prefix(8).joined(separator: ", ")
             inputFinding(
@@ -290,16 +308,22 @@ private struct Reader {
                     path: elementPath)
                 continue
             }
-            let message = NotificationReader.read(
-                object, id: sourceID(elementPath), path: elementPath, options: options)
-            if !message.reachesInbox {
-                inputFinding(
-                    .warning, CardFindingCode.notInbox,
-                    "no inbox_image, inbox_date or inbox_days: a plain push that never reaches the inbox, no card",
-                    path: elementPath)
-            }
-            batch.messages.append(message)
+            readNotification(object, path: elementPath)
         }
+    }
+
+    /// Keys only a createMessage notification has (feed messages and push payloads are recognised first).
+    static let notificationKeys = ["ios_title", "content", "inbox_image", "inbox_days", "inbox_date", "send_date"]
+
+    mutating func readNotification(_ object: JSONObject, path: String) {
+        let message = NotificationReader.read(object, id: sourceID(path), path: path, options: options)
+        if !message.reachesInbox {
+            inputFinding(
+                .warning, CardFindingCode.notInbox,
+                "no inbox_image, inbox_date or inbox_days: a plain push that never reaches the inbox, no card",
+                path: path)
+        }
+        batch.messages.append(message)
     }
 
     mutating func wrongTypeInput(_ value: JSONValue, expected: String, path: String) {

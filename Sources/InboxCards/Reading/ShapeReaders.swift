@@ -260,6 +260,7 @@ enum PushReader {
         var title: MessageText?
         var body: MessageText?
         let alertPath = JSONPath.key(key("aps"), "alert")
+        var bodyPath = JSONPath.key(alertPath, "body")
         switch object["aps"] {
         case .object(let aps)?:
             switch aps["alert"] {
@@ -268,6 +269,7 @@ enum PushReader {
                 body = decoder.text(alert["body"], path: JSONPath.key(alertPath, "body"))
             case let other?:
                 body = decoder.text(other, path: alertPath)
+                bodyPath = alertPath
             case nil: break
             }
         case nil, .null?: break
@@ -287,6 +289,6 @@ enum PushReader {
             imagePath: JSONPath.key(paramsPath, "image"), reachesInbox: code != nil, targets: nil,
             customDataForm: form, findings: decoder.findings, levels: levels,
             titlePath: JSONPath.key(alertPath, "title"),
-            bodyPath: title == nil ? alertPath : JSONPath.key(alertPath, "body"))
+            bodyPath: bodyPath)
     }
 }

@@ -30,6 +30,19 @@ extension CardContext {
         return nil
     }
 
+    /// An optional string member: empty counts as absent; another type is absent too, and reported.
+    mutating func optionalString(_ value: JSONValue?, name: String, path: String) -> String? {
+        switch value {
+        case .string(let text)?: return text.isEmpty ? nil : text
+        case nil, .null?: return nil
+        case let other?:
+            add(
+                .warning, CardFindingCode.wrongType, "\(name) is \(other.typeName), expected a string: ignored",
+                path: path)
+            return nil
+        }
+    }
+
     /// `carousel` → usable slides (non-empty string `image`), capped at five on 7.2.
     mutating func decodeCarousel() -> [Slide] {
         guard let (value, path) = lookup("carousel", expected: "an array", accept: { $0.arrayValue != nil }),
@@ -57,7 +70,8 @@ extension CardContext {
                 continue
             }
             var title: String?
-            if case .string(let text)? = object["title"], !text.isEmpty { title = text }
+            title = optionalString(
+                object["title"], name: "slide \(index) title", path: JSONPath.key(slidePath, "title"))
             let urlPath = JSONPath.key(slidePath, "url")
             var url: String?
             switch object["url"] {
@@ -107,7 +121,7 @@ extension CardContext {
         }
         let posterPath = JSONPath.key(path, "poster")
         var poster: String?
-        if case .string(let text)? = object["poster"], !text.isEmpty { poster = text }
+        poster = optionalString(object["poster"], name: "video poster", path: posterPath)
         return (url, urlPath, poster, posterPath)
     }
 
@@ -158,7 +172,9 @@ extension CardContext {
                     path: JSONPath.key(buttonPath, "title"))
                 continue
             }
-            let token = object["action"]?.stringValue?.lowercased()
+            let token = optionalString(
+                object["action"], name: "button \(index) action", path: JSONPath.key(buttonPath, "action"))?
+                .lowercased()
             let action: CardButton.Action
             if token == "dismiss" {
                 action = .dismiss
