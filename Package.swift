@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "FixtureServerTests", dependencies: ["FixtureServer"]),
         .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "COpenSSL", "CZip"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe"]),
-        .testTarget(name: "AssetStoreTests", dependencies: ["AssetStore"]),
+        .testTarget(name: "AssetStoreTests", dependencies: ["AssetStore", "Findings", "StrictJSON"]),
         .testTarget(name: "ArgumentKitTests", dependencies: ["ArgumentKit"]),
         .testTarget(name: "CLITests", dependencies: ["FixtureServer"]),
     ]

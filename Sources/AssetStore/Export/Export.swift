@@ -58,6 +58,12 @@ public struct MissingAsset: Sendable, Hashable {
     /// Why it is missing.
     public var reason: Reason
 
+    /// Creates a missing-asset report.
+    public init(url: String, reason: Reason) {
+        self.url = url
+        self.reason = reason
+    }
+
     /// The gap as a finding (`asset.notInStore`, `asset.storeDamaged`, …).
     public var finding: Finding {
         let shown = Redaction.redactURL(url)
@@ -235,7 +241,7 @@ extension AssetStore {
     }
 
     /// A safe file name for an exported asset: the URL's last path component (percent-decoded, reduced to
-    /// `[A-Za-z0-9._-]`, no leading dot, at most 60 bytes), a dash and the first 12 hex digits of the
+    /// `[A-Za-z0-9._-]`, no leading dot, no `..`, at most 60 bytes), a dash and the first 12 hex digits of the
     /// content hash, and an extension — the URL's own, or one derived from the content type. Never `..`,
     /// never a path separator, never absolute; equal content under an equal name shares one file.
     public static func exportFileName(url: String, sha256: String, contentType: String?) -> String {
@@ -252,7 +258,12 @@ extension AssetStore {
                 || byte == 0x2e || byte == 0x5f || byte == 0x2d
             return allowed ? byte : 0x5f
         }
+        // No leading dot (hidden files, `..`) and no dot runs, so no name can read as a parent reference.
         while safe.first == 0x2e { safe.removeFirst() }
+        var index = 1
+        while index < safe.count {
+            if safe[index] == 0x2e && safe[index - 1] == 0x2e { safe.remove(at: index) } else { index += 1 }
+        }
         var stem = String(decoding: safe, as: UTF8.self)
         var fileExtension: String?
         if let dot = stem.lastIndex(of: "."), dot != stem.startIndex {

@@ -20,7 +20,7 @@ public struct CacheControl: Sendable, Hashable {
         guard let header else { return }
         var sawMaxAge = false
         for part in header.split(separator: ",") {
-            let directive = part.split(separator: "=", maxSplits: 1)
+            let directive = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = directive[0].trimmingSpaces().lowercased()
             var value = directive.count > 1 ? directive[1].trimmingSpaces() : nil
             if let quoted = value, quoted.count >= 2, quoted.hasPrefix("\""), quoted.hasSuffix("\"") {

@@ -139,6 +139,9 @@ public struct StoreStats: Sendable, Hashable {
     /// Size of the index log.
     public var indexBytes = 0
 
+    /// Creates empty statistics (an empty store's).
+    public init() {}
+
     /// The statistics as JSON.
     public var json: JSONValue {
         .object(
