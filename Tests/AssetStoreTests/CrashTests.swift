@@ -96,7 +96,9 @@ struct CrashTests {
             let url = CrashChild.url(seed: seed, item: item, size: size, contentSeed: contentSeed)
             do {
                 try ingest(store, url: url, pseudoRandomBytes(size, seed: contentSeed), chunk: 1 + next(120_000))
-                if item % 5 == 4 { try store.touch(CrashChild.url(seed: seed, item: item - 2, size: 0, contentSeed: 0)) }
+                if item % 5 == 4 {
+                    try store.touch(CrashChild.url(seed: seed, item: item - 2, size: 0, contentSeed: 0))
+                }
                 if item % 7 == 6 { try store.remove(url) }
             } catch let error as StoreError where error.code == .blobMissing {
                 // A concurrent gc removed the just-committed blob before the record: the invariant held.
@@ -126,7 +128,8 @@ struct CrashTests {
         let survivors = try store.list()
         #expect(!survivors.isEmpty)
         for listed in survivors {
-            #expect(try store.read(listed.entry.blob).bytes == CrashChild.expectedBytes(for: listed.url), "\(listed.url)")
+            #expect(
+                try store.read(listed.entry.blob).bytes == CrashChild.expectedBytes(for: listed.url), "\(listed.url)")
         }
         _ = try store.gc(orphanGrace: .zero)
         #expect(try store.verify().isSpotless)
@@ -154,7 +157,8 @@ struct CrashTests {
         #expect(report.isClean, "\(report.problems.map(\.message))")
         #expect(report.entriesChecked > 0)
         for listed in try store.list() {
-            #expect(try store.read(listed.entry.blob).bytes == CrashChild.expectedBytes(for: listed.url), "\(listed.url)")
+            #expect(
+                try store.read(listed.entry.blob).bytes == CrashChild.expectedBytes(for: listed.url), "\(listed.url)")
         }
         _ = try store.gc(orphanGrace: .zero)
         #expect(try store.verify().isSpotless)

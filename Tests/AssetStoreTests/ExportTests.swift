@@ -14,19 +14,23 @@ struct ExportTests {
     static let hash = "0123456789abcdef" + String(repeating: "0", count: 48)
 
     @Test(arguments: [
-        FileNameCase(url: "https://cdn.test/img/hero.JPG?w=2&token=x", contentType: nil, expected: "hero-0123456789ab.jpg"),
+        FileNameCase(
+            url: "https://cdn.test/img/hero.JPG?w=2&token=x", contentType: nil, expected: "hero-0123456789ab.jpg"),
         FileNameCase(url: "https://cdn.test/img/hero", contentType: "image/webp", expected: "hero-0123456789ab.webp"),
         FileNameCase(url: "https://cdn.test/", contentType: "image/png; q=1", expected: "asset-0123456789ab.png"),
         FileNameCase(url: "https://cdn.test", contentType: nil, expected: "asset-0123456789ab.bin"),
         FileNameCase(url: "https://cdn.test/a/..", contentType: "image/gif", expected: "asset-0123456789ab.gif"),
-        FileNameCase(url: "https://cdn.test/%2e%2e%2fetc%2fpasswd", contentType: nil, expected: "_etc_passwd-0123456789ab.bin"),
+        FileNameCase(
+            url: "https://cdn.test/%2e%2e%2fetc%2fpasswd", contentType: nil, expected: "_etc_passwd-0123456789ab.bin"),
         FileNameCase(url: "https://cdn.test/..%2F..%2Fx.png", contentType: nil, expected: "_._x-0123456789ab.png"),
         FileNameCase(url: "https://cdn.test/.hidden", contentType: "text/plain", expected: "hidden-0123456789ab.txt"),
-        FileNameCase(url: "https://cdn.test/caf%C3%A9 menu.pkpass", contentType: nil, expected: "caf___menu-0123456789ab.pkpass"),
+        FileNameCase(
+            url: "https://cdn.test/caf%C3%A9 menu.pkpass", contentType: nil, expected: "caf___menu-0123456789ab.pkpass"),
         FileNameCase(url: "https://cdn.test/v/master.m3u8#t=1", contentType: nil, expected: "master-0123456789ab.m3u8"),
         FileNameCase(url: "https://cdn.test/clip", contentType: "Video/MP4", expected: "clip-0123456789ab.mp4"),
         FileNameCase(url: "https://cdn.test/a.tar.gz", contentType: nil, expected: "a.tar-0123456789ab.gz"),
-        FileNameCase(url: "https://cdn.test/weird.ext_toolong", contentType: nil, expected: "weird.ext_toolong-0123456789ab.bin"),
+        FileNameCase(
+            url: "https://cdn.test/weird.ext_toolong", contentType: nil, expected: "weird.ext_toolong-0123456789ab.bin"),
         FileNameCase(url: "/absolute/path.png", contentType: nil, expected: "path-0123456789ab.png"),
         FileNameCase(
             url: "https://cdn.test/" + String(repeating: "x", count: 300) + ".png", contentType: nil,
