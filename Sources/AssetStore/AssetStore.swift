@@ -330,10 +330,14 @@ public final class AssetStore: Sendable {
     }
 }
 
-/// The process-local view of the index log: which file (device, inode) and how far it was parsed.
+/// The process-local view of the index log: which file (device, inode, first bytes) and how far it was
+/// parsed. The first bytes matter because a compacted log may get the inode number of one replaced
+/// earlier; compaction starts every log with a random generation record, so the prefix tells them apart.
 struct IndexCache {
+    static let prefixLength = 64
     var device: UInt64 = 0
     var inode: UInt64 = 0
+    var prefix: [UInt8] = []
     var offset = 0
     var state = IndexState()
 
@@ -349,31 +353,17 @@ struct IndexCache {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw StoreError.system("stat", path: logPath, errno: errno) }
         let size = Int(info.st_size)
-        if UInt64(info.st_dev) != device || UInt64(info.st_ino) != inode || size < offset {
+        let head = try FileSystem.readRange(fd, from: 0, count: min(size, Self.prefixLength), path: logPath)
+        if UInt64(info.st_dev) != device || UInt64(info.st_ino) != inode || size < offset
+            || !head.starts(with: prefix)
+        {
             self = IndexCache()
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
         }
+        if prefix.count < head.count { prefix = head }
         guard size > offset else { return }
-        let count = size - offset
-        var failure: StoreError?
-        let start = offset
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var filled = 0
-            while filled < count {
-                let got = pread(fd, buffer.baseAddress! + filled, count - filled, off_t(start + filled))
-                if got > 0 {
-                    filled += got
-                } else if got < 0 && errno == EINTR {
-                    continue
-                } else {
-                    if got < 0 { failure = StoreError.system("read", path: logPath, errno: errno) }
-                    break
-                }
-            }
-            initialized = filled
-        }
-        if let failure { throw failure }
+        let bytes = try FileSystem.readRange(fd, from: offset, count: size - offset, path: logPath)
         offset += IndexCodec.parse(bytes, base: offset, into: &state, final: false)
     }
 }

@@ -1,5 +1,6 @@
 import AssetStore
 import Foundation
+import Glibc
 import Testing
 
 /// Ways an index log gets damaged, each applied to a log holding three good records (u1, u2, u3).
@@ -95,6 +96,29 @@ struct IndexTests {
         #expect(try reader.list().map(\.url) == ["u1"])
         try writeFile(logPath, both)
         #expect(try reader.list().map(\.url) == ["u1", "u2"])
+    }
+
+    @Test func aLogReplacedUnderTheSameInodeIsNoticed() throws {
+        // File systems reuse inode numbers, so a compacted log can look like the file a reader cached.
+        let directory = TemporaryDirectory()
+        let reader = try AssetStore(directory: directory.path)
+        try ingest(reader, url: "https://a.test/1", [1])
+        try ingest(reader, url: "https://a.test/2", [2])
+        #expect(try reader.list().count == 2)
+
+        let other = TemporaryDirectory()
+        let writer = try AssetStore(directory: other.path)
+        for index in 3..<9 { try ingest(writer, url: "https://a.test/\(index)", [UInt8(index)]) }
+        try writer.remove("https://a.test/8")
+        #expect(try writer.gc(orphanGrace: .zero).compacted)
+        let compacted = fileBytes(other.path + "/index/records.log")
+
+        let logPath = directory.path + "/index/records.log"
+        let fd = open(logPath, O_WRONLY | O_TRUNC)
+        #expect(fd >= 0)
+        _ = compacted.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        #expect(try reader.list().map(\.url) == (3..<8).map { "https://a.test/\($0)" })
     }
 
     @Test func touchMovesLastAccessForward() throws {

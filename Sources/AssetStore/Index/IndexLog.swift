@@ -8,6 +8,9 @@ enum IndexRecord: Equatable {
     case touch(url: String, accessedAt: Int)
     /// The URL is no longer in the store.
     case remove(url: String)
+    /// First line of a compacted log: a random id that tells this file from any earlier log that had the
+    /// same inode number (file systems reuse them), so cached readers notice the switch.
+    case generation(id: String)
 }
 
 /// A record the reader skipped, with where it was and why.
@@ -37,6 +40,7 @@ struct IndexState {
     var damage: [RecordDamage] = []
 
     mutating func apply(_ record: IndexRecord) {
+        if case .generation = record { return }
         records += 1
         switch record {
         case .put(let url, let entry, let accessedAt):
@@ -47,6 +51,8 @@ struct IndexState {
             }
         case .remove(let url):
             entries[url] = nil
+        case .generation:
+            break
         }
     }
 }
@@ -80,6 +86,8 @@ enum IndexCodec {
             json = .object(JSONObject([("op", "touch"), ("url", .string(url)), ("accessedAt", .int(accessedAt))]))
         case .remove(let url):
             json = .object(JSONObject([("op", "remove"), ("url", .string(url))]))
+        case .generation(let id):
+            json = .object(JSONObject([("op", "generation"), ("id", .string(id))]))
         }
         var body: [UInt8] = []
         json.write(to: &body)
@@ -197,7 +205,9 @@ enum IndexCodec {
     }
 
     private static func decodeRecord(_ value: JSONValue) -> IndexRecord? {
-        guard let op = value["op"]?.stringValue, let url = value["url"]?.stringValue, !url.isEmpty else { return nil }
+        guard let op = value["op"]?.stringValue else { return nil }
+        if op == "generation" { return value["id"]?.stringValue.map { .generation(id: $0) } }
+        guard let url = value["url"]?.stringValue, !url.isEmpty else { return nil }
         switch op {
         case "put":
             guard let sha256 = value["sha256"]?.stringValue, let size = value["size"]?.numberValue?.intValue,

@@ -380,7 +380,7 @@ extension AssetStore {
 
     /// Rewrites the index with one record per live entry: temp file, fsync, rename, directory fsync.
     private func compact(_ entries: [(url: String, indexed: IndexedEntry)]) throws(StoreError) {
-        var bytes: [UInt8] = []
+        var bytes = IndexCodec.encode(.generation(id: FileSystem.randomToken() + FileSystem.randomToken()))
         for item in entries {
             bytes += IndexCodec.encode(
                 .put(url: item.url, entry: item.indexed.entry, accessedAt: item.indexed.accessedAt))
@@ -389,10 +389,8 @@ extension AssetStore {
         let fd = try FileSystem.open(temp, O_WRONLY | O_CREAT | O_EXCL, operation: "create index")
         do throws(StoreError) {
             defer { close(fd) }
-            if !bytes.isEmpty {
-                try withBytes(bytes) { (raw) throws(StoreError) in
-                    try FileSystem.writeAll(fd, raw.baseAddress!, raw.count, path: temp)
-                }
+            try withBytes(bytes) { (raw) throws(StoreError) in
+                try FileSystem.writeAll(fd, raw.baseAddress!, raw.count, path: temp)
             }
             try FileSystem.sync(fd, path: temp)
             try FileSystem.rename(temp, logPath)

@@ -53,20 +53,24 @@ enum FileSystem {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw StoreError.system("stat", path: path, errno: errno) }
-        let total = max(0, Int(info.st_size) - offset)
-        if total == 0 { return [] }
+        return try readRange(fd, from: offset, count: max(0, Int(info.st_size) - offset), path: path)
+    }
+
+    /// `pread` of `count` bytes from `start`; fewer when the file turns out shorter (gc replaced it).
+    static func readRange(_ fd: Int32, from start: Int, count: Int, path: String) throws(StoreError) -> [UInt8] {
+        guard count > 0 else { return [] }
         var failure: StoreError?
-        let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             var filled = 0
-            while filled < total {
-                let got = pread(fd, buffer.baseAddress! + filled, total - filled, off_t(offset + filled))
+            while filled < count {
+                let got = pread(fd, buffer.baseAddress! + filled, count - filled, off_t(start + filled))
                 if got > 0 {
                     filled += got
                 } else if got < 0 && errno == EINTR {
                     continue
                 } else {
                     if got < 0 { failure = StoreError.system("read", path: path, errno: errno) }
-                    break  // the file shrank under us (compaction replaced it): keep what arrived
+                    break
                 }
             }
             initialized = filled
