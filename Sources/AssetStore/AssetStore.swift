@@ -248,6 +248,11 @@ public final class AssetStore: Sendable {
 
     /// Appends one record under the shared store lock; checks first that `blob` is installed.
     private func append(_ record: IndexRecord, checking blob: BlobRef?) throws(StoreError) {
+        switch record {
+        case .put(let url, _, _), .touch(let url, _), .remove(let url):
+            guard !url.isEmpty else { throw StoreError(.invalidArgument, "an index record needs a non-empty URL") }
+        case .generation: break
+        }
         let line = IndexCodec.encode(record)
         guard line.count <= IndexCodec.maxRecordBytes else {
             throw StoreError(.invalidArgument, "URL too long for an index record (\(line.count) bytes)")

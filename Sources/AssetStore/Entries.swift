@@ -89,7 +89,15 @@ public struct StoredURL: Sendable, Hashable {
 
 /// Dates in the index are integer milliseconds since the epoch.
 enum Millis {
-    static func from(_ date: Date) -> Int { Int((date.timeIntervalSince1970 * 1000).rounded()) }
+    /// Clamped to ±2^53 ms (about 285,000 years) so that no date — not even an infinite one — traps.
+    static func from(_ date: Date) -> Int {
+        let millis = (date.timeIntervalSince1970 * 1000).rounded()
+        guard millis.isFinite else { return millis > 0 ? limit : (millis < 0 ? -limit : 0) }
+        return Int(max(-Double(limit), min(Double(limit), millis)))
+    }
+
+    private static let limit = 1 << 53
+
     static func date(_ millis: Int) -> Date { Date(timeIntervalSince1970: Double(millis) / 1000) }
     static func round(_ date: Date) -> Date { Self.date(from(date)) }
 

@@ -110,6 +110,46 @@ struct IngestTests {
         #expect(BlobRef(sha256: sha256, size: 1) == nil)
     }
 
+    @Test(arguments: [
+        "https://cdn.test/plain.png",
+        "https://cdn.test/ünïcödé/图片.png?q=é",
+        "https://cdn.test/\"quoted\"/back\\slash",
+        "https://cdn.test/line\nbreak\ttab\u{0}nul",
+        "https://cdn.test/" + String(repeating: "long/", count: 8_000),
+        "not a URL at all",
+    ])
+    func anyURLTextRoundTripsThroughTheIndex(url: String) throws {
+        let directory = TemporaryDirectory()
+        let blob = try ingest(try AssetStore(directory: directory.path), url: url, [7])
+        let reopened = try AssetStore(directory: directory.path)
+        #expect(try reopened.lookup(url)?.blob == blob)
+        #expect(try reopened.list().map(\.url) == [url])
+        #expect(try reopened.verify().isSpotless)
+    }
+
+    @Test func emptyURLIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let store = try AssetStore(directory: directory.path)
+        let blob = try store.put(bytes: [1])
+        #expect(throws: StoreError(.invalidArgument, "")) { try store.record(url: "", entry: entry(blob)) }
+        #expect(try store.stats().records == 0)
+    }
+
+    @Test(arguments: [
+        Date.distantPast, .distantFuture, Date(timeIntervalSince1970: -1.5), Date(timeIntervalSince1970: .infinity),
+    ])
+    func extremeDatesAreStoredWithoutTrapping(date: Date) throws {
+        let directory = TemporaryDirectory()
+        let store = try AssetStore(directory: directory.path)
+        let blob = try store.put(bytes: [1])
+        try store.record(url: "https://a.test/d", entry: entry(blob, fetchedAt: date))
+        let stored = try #require(try store.lookup("https://a.test/d"))
+        if date.timeIntervalSince1970.isFinite {
+            #expect(abs(stored.fetchedAt.timeIntervalSince(date)) < 0.001)
+        }
+        _ = stored.cacheDecision(at: Date())
+    }
+
     @Test func urlTooLongForOneRecordIsRefused() throws {
         let directory = TemporaryDirectory()
         let store = try AssetStore(directory: directory.path)

@@ -159,6 +159,25 @@ struct GCTests {
         #expect(empty.entries == 0 && empty.records == 0 && empty.blobs == 0 && empty.bytes == 0)
     }
 
+    @Test func reportsAsJSONNeverShowSecrets() throws {
+        let directory = TemporaryDirectory()
+        let store = try AssetStore(directory: directory.path)
+        let secretURL = "https://cdn.test/a.png?token=hunter2&w=1"
+        let blob = try ingest(store, url: secretURL, [1, 2, 3])
+        try ingest(store, url: "https://user:pa55@cdn.test/b.png", [4])
+        try FileManager.default.removeItem(atPath: store.blobPath(blob.sha256))
+        let verify = try store.verify()
+        let text = verify.json.serialized()
+        #expect(text.contains("store.blobMissing") && text.contains("token=REDACTED"))
+        #expect(verify.json["clean"] == .bool(false))
+        let gc = try store.gc(maxBytes: 0, orphanGrace: .zero)
+        let all =
+            text + gc.json.serialized() + (try store.list().map { $0.json.serialized() }.joined())
+            + verify.findings.map(\.message).joined()
+        #expect(!all.contains("hunter2") && !all.contains("pa55"))
+        #expect(gc.json["evicted"] == .array(["https://user:REDACTED@cdn.test/b.png"]))
+    }
+
     @Test func statsCountEverything() throws {
         let directory = TemporaryDirectory()
         let store = try AssetStore(directory: directory.path)
