@@ -97,6 +97,23 @@ struct FreshnessTests {
         }
     }
 
+    @Test func entryFromResponseHeaders() throws {
+        let blob = try #require(BlobRef(sha256: String(repeating: "1", count: 64), size: 9))
+        let headers = [
+            ("content-type", "image/jpeg"), ("ETag", " \"x1\" "), ("X-Other", "y"), ("Cache-Control", "public"),
+            ("LAST-MODIFIED", "Tue, 01 Dec 2026 00:00:00 GMT"), ("cache-control", "max-age=60"),
+        ].map { HTTPHeaderField(name: $0.0, value: $0.1) }
+        let fetchedAt = Date(timeIntervalSince1970: 1_790_000_000)
+        let made = StoreEntry(blob: blob, headers: headers, httpStatus: 200, fetchedAt: fetchedAt)
+        #expect(made.contentType == "image/jpeg" && made.etag == "\"x1\"")
+        #expect(made.lastModified == "Tue, 01 Dec 2026 00:00:00 GMT")
+        #expect(made.cacheControl == "public, max-age=60" && made.cacheDirectives.maxAge == 60)
+        let bare = StoreEntry(blob: blob, headers: [], httpStatus: 203, fetchedAt: fetchedAt)
+        #expect(bare.contentType == nil && bare.etag == nil && bare.cacheControl == nil && bare.httpStatus == 203)
+        #expect(
+            bare.cacheDecision(at: fetchedAt) == .refetch(reason: "stale and no ETag or Last-Modified to revalidate"))
+    }
+
     @Test func revalidationRewritesOnlyTheRecord() throws {
         let directory = TemporaryDirectory()
         let store = try AssetStore(directory: directory.path)

@@ -282,7 +282,7 @@ extension AssetStore {
 
     /// The usual file extension for a content type (parameters ignored); `bin` when unknown.
     static func extensionFor(contentType: String?) -> String {
-        let type = (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: " \t").lowercased() }
+        let type = (contentType ?? "").split(separator: ";").first.map { $0.trimming(" \t").lowercased() }
         switch type ?? "" {
         case "image/jpeg", "image/jpg", "image/pjpeg": return "jpg"
         case "image/png": return "png"
@@ -331,13 +331,5 @@ extension AssetStore {
             }
         }
         return out
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        guard let first = firstIndex(where: { !set.contains($0) }), let last = lastIndex(where: { !set.contains($0) })
-        else { return "" }
-        return String(self[first...last])
     }
 }

@@ -73,6 +73,35 @@ public enum CacheDecision: Sendable, Hashable {
 }
 
 extension StoreEntry {
+    /// An entry from a response's headers: `Content-Type`, `ETag`, `Last-Modified` and `Cache-Control`
+    /// are picked by case-insensitive name (the last occurrence wins; repeated `Cache-Control` lines are
+    /// joined with commas, as HTTP defines).
+    /// - Parameters:
+    ///   - blob: The committed body.
+    ///   - headers: The response header fields as received.
+    ///   - httpStatus: The response status.
+    ///   - fetchedAt: When the response arrived.
+    public init(blob: BlobRef, headers: [HTTPHeaderField], httpStatus: Int, fetchedAt: Date) {
+        var contentType: String?
+        var etag: String?
+        var lastModified: String?
+        var cacheControl: [String] = []
+        for field in headers {
+            let value = field.value.trimming(" \t\r\n")
+            switch field.name.lowercased() {
+            case "content-type": contentType = value
+            case "etag": etag = value
+            case "last-modified": lastModified = value
+            case "cache-control": cacheControl.append(value)
+            default: break
+            }
+        }
+        self.init(
+            blob: blob, contentType: contentType, etag: etag, lastModified: lastModified,
+            cacheControl: cacheControl.isEmpty ? nil : cacheControl.joined(separator: ", "), fetchedAt: fetchedAt,
+            httpStatus: httpStatus)
+    }
+
     /// The entry's parsed `Cache-Control`.
     public var cacheDirectives: CacheControl { CacheControl(cacheControl) }
 
@@ -113,12 +142,13 @@ extension StoreEntry {
     }
 }
 
-extension Substring {
-    fileprivate func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
+extension StringProtocol {
+    fileprivate func trimmingSpaces() -> String { trimming(" \t") }
+
+    /// The text without leading and trailing characters from `set` (Foundation-free).
+    func trimming(_ set: String) -> String {
+        guard let first = firstIndex(where: { !set.contains($0) }), let last = lastIndex(where: { !set.contains($0) })
+        else { return "" }
         return String(self[first...last])
     }
 }
