@@ -163,14 +163,16 @@ public final class AssetStore: Sendable {
     public func read(_ blob: BlobRef) throws(StoreError) -> BlobRead {
         let path = blobPath(blob.sha256)
         let fd: Int32
-        do throws(StoreError) {
-            fd = try FileSystem.open(path, O_RDONLY, operation: "open blob")
-        } catch  where error.code == .notFound {
-            return .missing
+        let info: stat
+        switch try FileSystem.openBlob(path) {
+        case .absent: return .missing
+        case .notAFile(let found):
+            return .damaged(quarantine(blob, path: path, info: found, actualSize: 0, actualSHA256: nil))
+        case .file(let opened, let found):
+            fd = opened
+            info = found
         }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw StoreError.system("stat", path: path, errno: errno) }
         let actualSize = Int(info.st_size)
         guard actualSize == blob.size else {
             return .damaged(quarantine(blob, path: path, info: info, actualSize: actualSize, actualSHA256: nil))
@@ -232,16 +234,15 @@ public final class AssetStore: Sendable {
         if try FileSystem.makeDirectories(directory) {
             try FileSystem.syncDirectory(objectsDirectory)
         }
-        if let existing = try FileSystem.status(destination), FileSystem.isRegularFile(existing),
-            Int(existing.st_size) == blob.size
-        {
+        var existing = stat()
+        if lstat(destination, &existing) == 0, FileSystem.isRegularFile(existing), Int(existing.st_size) == blob.size {
             // Same name, same size: the content is already here. Refresh its mtime so that gc's orphan
             // grace period protects it until this process records it.
             try FileSystem.remove(tempPath)
             utimensat(AT_FDCWD, destination, nil, 0)
             return
         }
-        // Absent, or a damaged (wrong-size) copy: the rename replaces it atomically.
+        // Absent, or a damaged copy (wrong size, a symlink, a FIFO): the rename replaces it atomically.
         try FileSystem.rename(tempPath, destination)
         try FileSystem.syncDirectory(directory)
     }
@@ -278,25 +279,28 @@ public final class AssetStore: Sendable {
     {
         // Under the exclusive lock no commit can be renaming a fresh copy into place at the same moment.
         if let lock = try? self.lock(exclusive: true) {
-            if let now = try? FileSystem.status(path), now.st_ino == info.st_ino, now.st_dev == info.st_dev {
-                unlink(path)
+            var now = stat()
+            if lstat(path, &now) == 0, now.st_ino == info.st_ino, now.st_dev == info.st_dev {
+                unlink(path)  // fails harmlessly for a directory, which verify keeps reporting
             }
             lock.release()
         }
         return BlobDamage(blob: blob, path: path, actualSize: actualSize, actualSHA256: actualSHA256)
     }
 
-    /// Streams a file through SHA-256; `nil` when it does not exist.
+    /// Streams a file through SHA-256; `nil` when it does not exist, size 0 and an empty hash when it is
+    /// not a regular file (a symlink, directory or FIFO: never followed, never read).
     static func hashFile(_ path: String) throws(StoreError) -> (size: Int, sha256: String, info: stat)? {
         let fd: Int32
-        do throws(StoreError) {
-            fd = try FileSystem.open(path, O_RDONLY, operation: "open blob")
-        } catch  where error.code == .notFound {
-            return nil
+        let info: stat
+        switch try FileSystem.openBlob(path) {
+        case .absent: return nil
+        case .notAFile(let found): return (0, "", found)
+        case .file(let opened, let found):
+            fd = opened
+            info = found
         }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw StoreError.system("stat", path: path, errno: errno) }
         let hasher = try SHA256Hasher()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileSystem.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -349,7 +353,7 @@ struct IndexCache {
     mutating func refresh(logPath: String) throws(StoreError) {
         let fd: Int32
         do throws(StoreError) {
-            fd = try FileSystem.open(logPath, O_RDONLY, operation: "open index")
+            fd = try FileSystem.open(logPath, O_RDONLY | O_NONBLOCK, operation: "open index")
         } catch  where error.code == .notFound {
             self = IndexCache()
             return

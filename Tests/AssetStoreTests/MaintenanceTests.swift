@@ -64,6 +64,39 @@ struct TamperTests {
         #expect(try store.verify().isSpotless)
     }
 
+    @Test(arguments: ["fifo", "directory", "symlink"])
+    func somethingElseWhereABlobBelongsIsDamageNotAHang(kind: String) throws {
+        let directory = TemporaryDirectory()
+        let store = try AssetStore(directory: directory.path)
+        let bytes = Array("real content".utf8)
+        let blob = try ingest(store, url: "https://odd.test/x", bytes)
+        let path = store.blobPath(blob.sha256)
+        try FileManager.default.removeItem(atPath: path)
+        try writeFile(directory.path + "/decoy", bytes)
+        switch kind {
+        case "fifo": #expect(mkfifo(path, 0o644) == 0)
+        case "directory": try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        default:
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: directory.path + "/decoy")
+        }
+        #expect(mkfifo(directory.path + "/tmp/blob-1-fifo", 0o644) == 0)
+
+        let report = try store.verify()
+        #expect(!report.isClean)
+        #expect(report.problems.contains { $0.kind == .blobMissing })
+        #expect(report.problems.contains { $0.kind == .unexpectedFile && $0.path == path })
+        if case .intact = try store.path(blob) { Issue.record("\(kind) accepted as a blob") }
+        let out = TemporaryDirectory()
+        #expect(try store.export(urls: ["https://odd.test/x"], to: out.path + "/e").assets.isEmpty)
+        _ = try store.gc(orphanGrace: .zero)
+        #expect(entries(of: directory.path + "/tmp").isEmpty)
+        if kind != "directory" {  // a directory cannot be renamed over; verify keeps reporting it
+            try ingest(store, url: "https://odd.test/x", bytes)
+            #expect(try store.read(blob).bytes == bytes)
+            #expect(try store.verify().isSpotless)
+        }
+    }
+
     @Test func pathDetectsAFlippedByteInALargeBlob() throws {
         let directory = TemporaryDirectory()
         let store = try AssetStore(directory: directory.path)

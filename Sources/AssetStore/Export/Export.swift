@@ -207,10 +207,14 @@ extension AssetStore {
     private func copyVerified(_ blob: BlobRef, to destination: String) throws(StoreError) -> BlobFile {
         let source = blobPath(blob.sha256)
         let input: Int32
-        do throws(StoreError) {
-            input = try FileSystem.open(source, O_RDONLY, operation: "open blob")
-        } catch  where error.code == .notFound {
-            return .missing
+        let info: stat
+        switch try FileSystem.openBlob(source) {
+        case .absent: return .missing
+        case .notAFile(let info):
+            return .damaged(quarantine(blob, path: source, info: info, actualSize: 0, actualSHA256: nil))
+        case .file(let opened, let found):
+            input = opened
+            info = found
         }
         defer { close(input) }
         let output = try FileSystem.open(destination, O_WRONLY | O_CREAT | O_EXCL, operation: "create export file")
@@ -232,8 +236,6 @@ extension AssetStore {
             close(output)
             closed = true
             unlink(destination)
-            var info = stat()
-            fstat(input, &info)
             return .damaged(quarantine(blob, path: source, info: info, actualSize: size, actualSHA256: sha256))
         }
         try FileSystem.sync(output, path: destination)

@@ -349,7 +349,9 @@ extension AssetStore {
             }
             for name in try FileSystem.list(directory).sorted() {
                 let path = directory + "/" + name
-                guard Hex.isDigest(name), name.hasPrefix(prefix), let info = try FileSystem.status(path),
+                var info = stat()
+                // lstat: a symlink is not a blob, whatever it points at.
+                guard Hex.isDigest(name), name.hasPrefix(prefix), lstat(path, &info) == 0,
                     FileSystem.isRegularFile(info)
                 else {
                     junk.append(path)
@@ -367,7 +369,7 @@ extension AssetStore {
         var stray: [(String, Int)] = []
         for name in try FileSystem.list(tempDirectory).sorted() {
             let path = tempDirectory + "/" + name
-            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
             guard fd >= 0 else { continue }  // vanished: its writer committed or aborted meanwhile
             defer { close(fd) }
             var info = stat()

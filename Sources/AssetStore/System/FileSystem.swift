@@ -49,7 +49,7 @@ enum FileSystem {
 
     /// Reads the bytes of `path` from `offset` to its end (as it was when `fstat` ran).
     static func readFile(_ path: String, from offset: Int = 0) throws(StoreError) -> [UInt8] {
-        let fd = try open(path, O_RDONLY, operation: "open")
+        let fd = try open(path, O_RDONLY | O_NONBLOCK, operation: "open")
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw StoreError.system("stat", path: path, errno: errno) }
@@ -77,6 +77,42 @@ enum FileSystem {
         }
         if let failure { throw failure }
         return bytes
+    }
+
+    /// What opening a blob found.
+    enum BlobOpening {
+        /// A regular file, open for reading (the caller closes it), with its `fstat`.
+        case file(Int32, stat)
+        /// Nothing there.
+        case absent
+        /// A symlink, directory, FIFO or device where a blob belongs (its `lstat`): damage, never data.
+        case notAFile(stat)
+    }
+
+    /// Opens a blob without following symlinks and without blocking on FIFOs.
+    static func openBlob(_ path: String) throws(StoreError) -> BlobOpening {
+        while true {
+            let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+            if fd < 0 {
+                let failure = errno
+                if failure == EINTR { continue }
+                if failure == ENOENT || failure == ENOTDIR { return .absent }
+                var info = stat()
+                if failure == ELOOP, lstat(path, &info) == 0 { return .notAFile(info) }
+                throw StoreError.system("open blob", path: path, errno: failure)
+            }
+            var info = stat()
+            guard fstat(fd, &info) == 0 else {
+                let failure = errno
+                close(fd)
+                throw StoreError.system("stat", path: path, errno: failure)
+            }
+            guard isRegularFile(info) else {
+                close(fd)
+                return .notAFile(info)
+            }
+            return .file(fd, info)
+        }
     }
 
     /// `fsync` on an open descriptor.
@@ -212,9 +248,9 @@ final class FileLock {
     /// Blocks until the lock is held. `nil` when the lock file cannot exist (read-only store that never
     /// had one): nobody can write such a store, so there is nothing to exclude.
     static func acquire(_ path: String, exclusive: Bool) throws(StoreError) -> FileLock? {
-        var fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        var fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 && errno == ENOENT {
-            fd = Glibc.open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o644)
+            fd = Glibc.open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o644)
         }
         if fd < 0 {
             if errno == EROFS || errno == EACCES { return nil }
