@@ -81,6 +81,21 @@ struct FaultTests {
         #expect(throws: StoreError(.noSpace, "")) { try store.put(bytes: pseudoRandomBytes(3_000_000, seed: 4)) }
         #expect(entries(of: mount.path + "/store/tmp").isEmpty)
 
+        // An export that runs out of space leaves the earlier export as it was and no staging directory.
+        let small = try ingest(store, url: "https://full.test/tiny.png", [9, 9])
+        let target = mount.path + "/export"
+        _ = try store.export(urls: ["https://full.test/tiny.png"], to: target)
+        let manifestBefore = fileBytes(target + "/manifest.json")
+        let big = try ingest(store, url: "https://full.test/big.mp4", pseudoRandomBytes(600_000, seed: 5))
+        #expect(throws: StoreError(.noSpace, "")) {
+            try store.export(urls: ["https://full.test/tiny.png", "https://full.test/big.mp4"], to: target)
+        }
+        #expect(entries(of: mount.path) == ["export", "store"])
+        #expect(fileBytes(target + "/manifest.json") == manifestBefore)
+        try store.remove("https://full.test/big.mp4")
+        #expect(try store.gc(orphanGrace: .zero).removedOrphans == 1)
+        #expect(try store.read(small).bytes == [9, 9] && big.size == 600_000)
+
         // The space came back: the store still works.
         let blob = try ingest(store, url: "https://full.test/small", [1, 2, 3])
         #expect(try store.read(blob).bytes == [1, 2, 3])
