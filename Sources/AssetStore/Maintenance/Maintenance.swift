@@ -250,7 +250,7 @@ extension AssetStore {
         defer { lock?.release() }
         var report = GCReport()
         for (path, size) in try strayTempFiles() {
-            try FileSystem.remove(path)
+            FileSystem.removeTree(path)
             report.removedTempFiles += 1
             report.freedBytes += size
         }
@@ -388,18 +388,29 @@ extension AssetStore {
         return (blobs, junk)
     }
 
-    /// Temporary files whose writer is gone: nobody holds their `flock` (a live ``BlobWriter`` does).
+    /// Temporary files whose writer is gone: nobody holds their `flock` (a live ``BlobWriter`` does), plus
+    /// index files a killed compaction left (callers hold the store lock, so no compaction is running).
     func strayTempFiles() throws(StoreError) -> [(path: String, size: Int)] {
         var stray: [(String, Int)] = []
         for name in try FileSystem.list(tempDirectory).sorted() {
             let path = tempDirectory + "/" + name
             let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-            guard fd >= 0 else { continue }  // vanished: its writer committed or aborted meanwhile
+            if fd < 0 {
+                // A symlink is never a writer's file; anything that vanished was committed or aborted.
+                var info = stat()
+                if errno == ELOOP, lstat(path, &info) == 0 { stray.append((path, Int(info.st_size))) }
+                continue
+            }
             defer { close(fd) }
             var info = stat()
             guard fstat(fd, &info) == 0 else { continue }
             if FileSystem.isRegularFile(info) && flock(fd, LOCK_EX | LOCK_NB) != 0 { continue }  // live writer
             stray.append((path, Int(info.st_size)))
+        }
+        for name in try FileSystem.list(indexDirectory).sorted() where name.hasPrefix("records.log.compact-") {
+            let path = indexDirectory + "/" + name
+            var info = stat()
+            if lstat(path, &info) == 0 { stray.append((path, Int(info.st_size))) }
         }
         return stray
     }
