@@ -19,6 +19,10 @@ import Synchronization
 /// its index record appended. A crash therefore leaves at worst a temporary file or an orphan blob (both
 /// removed by ``gc(maxBytes:orphanGrace:)``), never a record without its blob. A record is one `write`
 /// with a length and a checksum; a record torn by a crash is skipped by every reader and counted.
+/// Records are not fsync'd one by one (that would cost a disk flush per asset): a process crash loses
+/// nothing (the page cache survives it), a power loss may lose the newest records — whose blobs, fsync'd
+/// before them, then become orphans for gc. Compaction and blob deletion are ordered the same way: the
+/// new index is fsync'd and renamed before any blob it no longer references is removed.
 ///
 /// ## Two processes, one store
 /// Index records are appended with `O_APPEND`, one `write` per record, so concurrent appenders never
