@@ -38,13 +38,13 @@ let package = Package(
         .target(name: "MediaProbe", dependencies: ["Findings"]),
         .target(name: "AssetStore", dependencies: ["Findings", "COpenSSL", "StrictJSON"]),
         .target(name: "FixtureServer", dependencies: ["COpenSSL"]),
-        .target(name: "Preflight", dependencies: ["Findings", "InboxCards", "StrictJSON"]),
+        .target(name: "Preflight", dependencies: ["Findings", "InboxCards", "AssetStore", "StrictJSON"]),
         .target(name: "ArgumentKit"),
 
         // MARK: Executables (thin)
         .executableTarget(
             name: "inbox-assets",
-            dependencies: ["ArgumentKit", "Findings", "InboxCards", "Preflight", "StrictJSON"]),
+            dependencies: ["ArgumentKit", "AssetStore", "Findings", "InboxCards", "Preflight", "StrictJSON"]),
         .executableTarget(name: "fixture-server", dependencies: ["FixtureServer"]),
 
         // MARK: Tests (one target per module; end-to-end CLI tests in CLITests)
@@ -58,6 +58,6 @@ let package = Package(
         .testTarget(name: "AssetStoreTests", dependencies: ["AssetStore", "Findings", "StrictJSON"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight", "InboxCards", "Findings"]),
         .testTarget(name: "ArgumentKitTests", dependencies: ["ArgumentKit"]),
-        .testTarget(name: "CLITests", dependencies: ["FixtureServer"]),
+        .testTarget(name: "CLITests", dependencies: ["FixtureServer", "AssetStore", "StrictJSON"]),
     ]
 )
