@@ -142,7 +142,7 @@ public struct ResolvedCard: Sendable, Hashable {
                 ("degraded", .bool(degraded)),
                 ("degradeReason", .optional(degradeReason)),
                 ("sdkLog", .optional(sdkLog)),
-                ("findings", .array(findings.map(\.json))),
+                ("findings", .array(findings.map(\.reportJSON))),
                 ("assets", .array(assets.map(\.json))),
                 ("forced", .bool(forced)),
                 ("pinned", .bool(pinned)),
@@ -153,8 +153,9 @@ public struct ResolvedCard: Sendable, Hashable {
 }
 
 extension Finding {
-    /// `{"severity", "code", "message", "path"}` as in DESIGN.md "Report".
-    public var json: JSONValue {
+    /// `{"severity", "code", "message", "path"}` as in DESIGN.md "Report". Internal on purpose: other modules
+    /// may give `Finding` their own JSON, and two public extensions would clash in the CLI.
+    var reportJSON: JSONValue {
         .object(
             JSONObject([
                 ("severity", .string(severity.rawValue)), ("code", .string(code)),
@@ -166,7 +167,7 @@ extension Finding {
 extension SourcedFinding {
     /// The finding's JSON with its `source` first.
     public var json: JSONValue {
-        guard case .object(var object) = finding.json else { return finding.json }
+        guard case .object(var object) = finding.reportJSON else { return finding.reportJSON }
         object = JSONObject([("source", .string(source))] + object.map { ($0.key, $0.value) })
         return .object(object)
     }
