@@ -29,6 +29,7 @@ public struct AssetReference: Sendable, Hashable {
         public var isLink: Bool { self == .buttonLink || self == .slideLink }
     }
 
+    /// The part the asset plays.
     public var role: Role
     /// Position among the card's slides or buttons; `nil` for single assets.
     public var index: Int?
@@ -67,6 +68,7 @@ public struct CardButton: Sendable, Hashable {
         /// Handed to the app's delegate with the button's other keys.
         case custom
 
+        /// The action's report name: `openURL`, `dismiss`, `markRead`, `custom`.
         public var name: String {
             switch self {
             case .openURL: "openURL"
@@ -77,7 +79,9 @@ public struct CardButton: Sendable, Hashable {
         }
     }
 
+    /// The visible label.
     public var title: String
+    /// What a tap does.
     public var action: Action
 
     public init(title: String, action: Action) {
@@ -101,6 +105,7 @@ public struct ResolvedCard: Sendable, Hashable {
     public var code: String?
     /// The iOS SDK profile; `nil` for Android, whose inbox has no profiles.
     public var sdk: SDKProfile?
+    /// The platform the card renders on.
     public var platform: Platform
     /// The language of a per-language title/body; `nil` when the message is not per-language.
     public var language: String?
@@ -181,6 +186,7 @@ public struct ResolveRun: Sendable, Hashable {
     public var messagesRead: Int
     /// Findings about the inputs (broken lines, unrecognised objects, plain pushes, untargeted platforms).
     public var inputFindings: [SourcedFinding]
+    /// Every card, in message order, then language, platform, profile.
     public var cards: [ResolvedCard]
 
     public init(options: ResolveOptions, messagesRead: Int, inputFindings: [SourcedFinding], cards: [ResolvedCard]) {

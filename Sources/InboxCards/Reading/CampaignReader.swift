@@ -18,6 +18,7 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The input's name as given (`-` for standard input).
     public var source: String
+    /// Why the input is unusable.
     public var kind: Kind
 
     public init(source: String, kind: Kind) {

@@ -15,7 +15,9 @@ public enum MessageShape: String, Sendable, Hashable {
 public struct MessageText: Sendable, Hashable {
     /// One language's text.
     public struct Entry: Sendable, Hashable {
+        /// The language key as written (`en`, `pt-BR`).
         public var language: String
+        /// The text in that language.
         public var text: String
     }
 

@@ -15,8 +15,10 @@ import StrictJSON
 ///   (`card.wrongType`) and the next level is tried. That is why an explicit `pinned: false` ends the
 ///   lookup while the string `"true"` does not.
 public struct CardResolver: Sendable {
+    /// Profiles, platforms and forced kind to resolve with.
     public var options: ResolveOptions
 
+    /// A resolver; the default resolves for SDK 7.2 on iOS.
     public init(options: ResolveOptions = .init()) {
         self.options = options
     }
