@@ -304,3 +304,31 @@ extension JSONValue {
         return .object(object)
     }
 }
+
+/// Hostile input cannot make unbounded findings.
+@Suite struct FindingBudgetTests {
+    @Test func tenThousandBrokenSlides() throws {
+        let slides = JSONValue.array(Array(repeating: 5, count: 10_000))
+        let card = try card(Input.notification(data: ["displayType": "carousel", "carousel": slides]))
+        #expect(card.findings.count <= FindingBudget.perCard + FindingBudget.essential.count + 1)
+        #expect(card.has("card.degraded"), "essential findings survive the budget")
+        #expect(card.finding("card.findingsTruncated")?.message.hasPrefix("99") == true)
+    }
+
+    @Test func thousandsOfBrokenLines() throws {
+        let text = feedLine + "\n" + String(repeating: "{x\n", count: 5_000)
+        let batch = try CampaignReader.read(bytes: Array(text.utf8), source: "in.ndjson")
+        #expect(batch.messages.count == 1)
+        #expect(batch.findings.count == FindingBudget.perInput + 1)
+        #expect(batch.findings.last?.finding.code == "input.findingsTruncated")
+        #expect(batch.findings.last?.finding.message.hasPrefix("4000 more") == true)
+    }
+
+    @Test func thousandsOfWrongLanguageValues() throws {
+        var title = JSONObject([("en", "Sale")])
+        for index in 0..<1_000 { title["l\(index)"] = 5 }
+        let card = try card(Input.notification(title: .object(title)))
+        #expect(card.findings.filter { $0.code == "input.wrongType" }.count == FindingBudget.perMessage)
+        #expect(card.has("input.findingsTruncated"))
+    }
+}

@@ -36,6 +36,8 @@ public enum CardFindingCode {
     public static let actionParamsInvalid = "input.actionParamsInvalid"
     /// `u` (or createMessage `data`) is a string that is not a JSON object: the SDK ignores it. Warning.
     public static let customDataInvalid = "input.customDataInvalid"
+    /// More findings than the budget of one message or input (hostile input): the rest are counted. Info.
+    public static let inputFindingsTruncated = "input.findingsTruncated"
     /// A notification's `platforms` targets none of the platforms being resolved: no card. Info.
     public static let platformNotTargeted = "input.platformNotTargeted"
 
@@ -91,8 +93,26 @@ public enum CardFindingCode {
     public static let languageMissing = "card.languageMissing"
     /// A classic card without a title or a body (classic expects title, body and icon). Info.
     public static let classicIncomplete = "card.classicIncomplete"
+    /// More findings than the budget of one card (hostile input): the rest are counted. Info.
+    public static let findingsTruncated = "card.findingsTruncated"
     /// The 7.2 hero keys `attachment`/`b` hold a string that does not start with http:// or https://. Info.
     public static let heroIgnored = "card.heroIgnored"
+}
+
+/// Bounds on findings, so hostile input (a million broken slides or lines) cannot make a million findings.
+enum FindingBudget {
+    /// Findings kept for one card (message findings included); essential ones are always kept.
+    static let perCard = 100
+    /// Findings kept while reading one message.
+    static let perMessage = 50
+    /// Input-level findings kept for one input file.
+    static let perInput = 1000
+    /// Findings that say what a card renders as: kept whatever the budget.
+    static let essential: Set<String> = [
+        CardFindingCode.degraded, CardFindingCode.forced, CardFindingCode.forcedIncomplete,
+        CardFindingCode.forceKindUnavailable, CardFindingCode.platformLayout, CardFindingCode.buttonsNotRendered,
+        CardFindingCode.unknownDisplayType, CardFindingCode.slidesCapped, CardFindingCode.tooManyButtons,
+    ]
 }
 
 /// A finding together with the input it is about: `file#request.notifications[3]`, or the file alone.

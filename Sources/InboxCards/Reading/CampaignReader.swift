@@ -157,6 +157,8 @@ private struct Reader {
     let source: String
     let options: ReaderOptions
     var batch = ReadBatch()
+    /// Input findings not kept because the input already has ``FindingBudget/perInput`` of them.
+    var suppressed = 0
 
     init(source: String, options: ReaderOptions) {
         self.source = source
@@ -165,6 +167,15 @@ private struct Reader {
 
     /// The batch, with a warning when the input held no message and nothing else was wrong with it.
     mutating func finish() -> ReadBatch {
+        if suppressed > 0 {
+            batch.findings.append(
+                SourcedFinding(
+                    source: source,
+                    finding: .info(
+                        CardFindingCode.inputFindingsTruncated,
+                        "\(suppressed) more findings not shown (at most \(FindingBudget.perInput) an input)",
+                        path: nil)))
+        }
         if batch.messages.isEmpty && !batch.findings.contains(where: { $0.finding.severity == .error }) {
             inputFinding(.warning, CardFindingCode.noMessages, "\(source) holds no message", path: nil)
         }
@@ -174,6 +185,10 @@ private struct Reader {
     func sourceID(_ path: String) -> String { path.isEmpty ? source : source + "#" + path }
 
     mutating func inputFinding(_ severity: Severity, _ code: String, _ message: String, path: String?) {
+        guard batch.findings.count < FindingBudget.perInput else {
+            suppressed += 1
+            return
+        }
         batch.findings.append(
             SourcedFinding(
                 source: sourceID(path ?? ""), finding: .redacted(severity, code, message, path: path)))

@@ -4,14 +4,29 @@ import StrictJSON
 /// Shared decoding of the fields every input shape has, collecting the message's findings.
 struct FieldDecoder {
     let options: ReaderOptions
-    var findings: [Finding] = []
+    private var kept: [Finding] = []
+    private var suppressed = 0
 
     init(options: ReaderOptions) {
         self.options = options
     }
 
     mutating func add(_ severity: Severity, _ code: String, _ message: String, path: String) {
-        findings.append(.redacted(severity, code, message, path: path))
+        guard kept.count < FindingBudget.perMessage else {
+            suppressed += 1
+            return
+        }
+        kept.append(.redacted(severity, code, message, path: path))
+    }
+
+    /// The message's findings, ending with one `input.findingsTruncated` when some were not kept.
+    var findings: [Finding] {
+        guard suppressed > 0 else { return kept }
+        return kept + [
+            .info(
+                CardFindingCode.inputFindingsTruncated,
+                "\(suppressed) more findings not shown (at most \(FindingBudget.perMessage) a message)", path: nil)
+        ]
     }
 
     mutating func wrongType(_ value: JSONValue, expected: String, path: String) {

@@ -90,6 +90,8 @@ struct CardContext {
     let profile: SDKProfile
     let language: String?
     var findings: [Finding]
+    /// Findings not kept because the card already has ``FindingBudget/perCard`` of them.
+    var suppressed = 0
 
     init(message: InboxMessage, profile: SDKProfile, language: String?) {
         self.message = message
@@ -98,8 +100,32 @@ struct CardContext {
         self.findings = message.findings
     }
 
+    /// Adds a finding unless the card's budget is spent; the findings that say what the card renders as
+    /// are always kept.
     mutating func add(_ severity: Severity, _ code: String, _ message: String, path: String?) {
+        guard findings.count < FindingBudget.perCard || FindingBudget.essential.contains(code) else {
+            suppressed += 1
+            return
+        }
         findings.append(.redacted(severity, code, message, path: path))
+    }
+
+    /// A point to roll findings back to (decoding that must stay silent, e.g. buttons a kind does not render).
+    var findingMark: (count: Int, suppressed: Int) { (findings.count, suppressed) }
+
+    mutating func rollBack(to mark: (count: Int, suppressed: Int)) {
+        findings.removeSubrange(mark.count...)
+        suppressed = mark.suppressed
+    }
+
+    /// The card's findings, ending with one `card.findingsTruncated` when some were not kept.
+    var finalFindings: [Finding] {
+        guard suppressed > 0 else { return findings }
+        return findings + [
+            .info(
+                CardFindingCode.findingsTruncated,
+                "\(suppressed) more findings not shown (at most \(FindingBudget.perCard) a card)", path: nil)
+        ]
     }
 
     // MARK: Message facts
@@ -337,7 +363,7 @@ struct CardContext {
             id: message.id, code: message.code, sdk: profile, platform: .ios, language: language,
             requested: requested, resolved: resolved, degraded: degraded, degradeReason: degraded ? reason : nil,
             sdkLog: sdkLog, forced: forced, pinned: pinned, buttons: buttons, accessibilityLabels: labels,
-            findings: findings, assets: assets)
+            findings: finalFindings, assets: assets)
     }
 
     private mutating func reportUnknown(_ raw: String, path: String, heuristic: CardKind) {
@@ -411,10 +437,10 @@ struct CardContext {
         let hasTitle = !(title ?? "").isEmpty
         let hasBody = !(body ?? "").isEmpty
         // What the message asks InboxKit for, to say what Android makes of it; lookup warnings are iOS matters.
-        let saved = findings.count
+        let mark = findingMark
         let image = image()
         let lowered = displayType()?.raw.lowercased()
-        findings.removeSubrange(saved...)
+        rollBack(to: mark)
         let requested: CardKind
         if let lowered, let kind = CardKind(rawValue: lowered) {
             requested = kind
@@ -443,10 +469,10 @@ struct CardContext {
         if let root = message.root, case .string(let banner)? = root.object["b"], !banner.isEmpty {
             assets.append(AssetReference(role: .heroImage, index: nil, fetchURL: banner, path: root.path(of: "b")))
         }
-        let before = findings.count
+        let before = findingMark
         let buttons = decodeButtons(report: false)
         let pinned = pinned()
-        findings.removeSubrange(before...)
+        rollBack(to: before)
         if let buttons, !buttons.buttons.isEmpty {
             add(
                 .warning, CardFindingCode.buttonsNotRendered,
@@ -458,7 +484,8 @@ struct CardContext {
         return ResolvedCard(
             id: message.id, code: message.code, sdk: nil, platform: .android, language: language,
             requested: requested, resolved: .classic, degraded: degraded, degradeReason: reason, sdkLog: nil,
-            forced: false, pinned: false, buttons: [], accessibilityLabels: [], findings: findings, assets: assets)
+            forced: false, pinned: false, buttons: [], accessibilityLabels: [], findings: finalFindings,
+            assets: assets)
     }
 }
 

@@ -152,7 +152,7 @@ extension CardContext {
     /// `buttons` → the buttons the SDK builds, reporting drops and unsafe or scheme-less URLs.
     /// - Parameter report: whether to report details (only for cards that render the buttons).
     mutating func decodeButtons(report: Bool) -> (buttons: [CardButton], paths: [String], path: String)? {
-        let saved = findings.count
+        let mark = findingMark
         guard let (value, path) = lookup("buttons", expected: "an array", accept: { $0.arrayValue != nil }),
             case .array(let elements) = value
         else { return nil }
@@ -191,7 +191,7 @@ extension CardContext {
                 .warning, CardFindingCode.tooManyButtons,
                 "\(buttons.count) buttons: the docs allow three, the SDK squeezes all of them into one row", path: path)
         }
-        if !report { findings.removeSubrange(saved...) }
+        if !report { rollBack(to: mark) }
         return (buttons, paths, path)
     }
 
