@@ -229,7 +229,7 @@ private struct Reader {
             let path = JSONPath.index("", record)
             record += 1
             do {
-                let (value, warnings) = try JSON.parseDocument(Array(line), options: parseOptions)
+                let (value, warnings) = try Self.parse(bytes, start..<end, options: parseOptions)
                 readable += 1
                 note(warnings, lineOffset: lineNumber - 1)
                 recogniseElement(value, path: path)
@@ -243,6 +243,19 @@ private struct Reader {
         if readable == 0, let firstError {
             throw InputError(source: source, kind: .invalidJSON(firstError))
         }
+    }
+
+    /// Parses one line in place (no copy of the line).
+    static func parse(
+        _ bytes: [UInt8], _ range: Range<Int>, options: JSONParseOptions
+    ) throws(JSONParseError) -> (value: JSONValue, warnings: [JSONWarning]) {
+        let result: Result<(value: JSONValue, warnings: [JSONWarning]), JSONParseError> = bytes.withUnsafeBytes {
+            raw in
+            Result { () throws(JSONParseError) in
+                try JSON.parseDocument(UnsafeRawBufferPointer(rebasing: raw[range]), options: options)
+            }
+        }
+        return try result.get()
     }
 
     mutating func recogniseElement(_ value: JSONValue, path: String) {
