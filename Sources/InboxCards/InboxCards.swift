@@ -30,5 +30,5 @@
 // - `sdkLog` prints displayType lowercased (the kind that was requested).
 // - Findings are bounded (100 a card, 50 a message, 1000 an input; the rest counted in one
 //   `*.findingsTruncated`), so hostile input cannot make millions of them.
-// - Secrets: `auth` is never kept (no message, batch or card holds it); URLs and messages in every JSON output pass through
-//   `Redaction`. `AssetReference.fetchURL` keeps the real URL for the fetch stage only.
+// - Secrets: `auth` is never kept (no message, batch or card holds it); URLs and messages in every JSON output
+//   pass through `Redaction`. `AssetReference.fetchURL` keeps the real URL for the fetch stage only.
