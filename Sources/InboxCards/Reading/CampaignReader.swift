@@ -300,7 +300,8 @@ private struct Reader {
             let keys = object.keys.prefix(8).joined(separator: ", ")
             inputFinding(
                 .error, CardFindingCode.unrecognized,
-                "not a createMessage request, an inbox feed message or a push payload (keys: \(keys.isEmpty ? "none" : keys))",
+                "not a createMessage request, an inbox feed message or a push payload "
+                    + "(keys: \(keys.isEmpty ? "none" : keys))",
                 path: path)
         }
     }

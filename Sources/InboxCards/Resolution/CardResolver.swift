@@ -297,7 +297,8 @@ struct CardContext {
             if forced {
                 add(
                     .warning, CardFindingCode.forcedIncomplete,
-                    "forced \(requested) renders incomplete or empty (\(why)); without the force it would degrade to classic",
+                    "forced \(requested) renders incomplete or empty (\(why)); "
+                        + "without the force it would degrade to classic",
                     path: nil)
                 reason = nil
             } else {
@@ -413,7 +414,8 @@ struct CardContext {
         guard renders else {
             add(
                 .warning, CardFindingCode.buttonsNotRendered,
-                "\(decoded.buttons.count) button(s) not rendered: only classic and captioned cards show buttons, this one is \(kind)",
+                "\(decoded.buttons.count) button(s) not rendered: only classic and captioned cards show buttons, "
+                    + "this one is \(kind)",
                 path: decoded.path)
             return []
         }

@@ -95,7 +95,8 @@ extension CardContext {
         if capped > 0 {
             add(
                 .warning, CardFindingCode.slidesCapped,
-                "\(slides.count + capped) usable slides: SDK \(profile) shows at most \(slides.count), \(capped) dropped",
+                "\(slides.count + capped) usable slides: SDK \(profile) shows at most \(slides.count), "
+                    + "\(capped) dropped",
                 path: path)
         }
         return slides
