@@ -22,8 +22,8 @@
 //   `userdata`) is skipped with `card.wrongType` and the next level is tried; `null` is absent.
 // - Platforms. `platforms` codes 1 → iOS, 3 and 17 (Huawei) → Android. A platform the notification does not
 //   target gets no card; a message that targets none of the resolved platforms is `input.platformNotTargeted`.
-//   Android cards are one per message and language (`sdk` null): requested is what InboxKit would be asked
-//   for, resolved is always classic.
+//   Android cards are one per message and language (`sdk` null): requested is the explicit displayType (else
+//   classic: the InboxKit heuristic is iOS-only), resolved is always classic, degraded when they differ.
 // - Languages. The union of the per-language title/body keys, in input order; a missing language shows the
 //   `en` text (`card.languageFallback`), else none (`card.languageMissing`, which can degrade the card).
 // - "Parses" for URLs is RFC 3986 as `URL(string:)` did before iOS 17 (ASCII, no spaces, valid escapes).

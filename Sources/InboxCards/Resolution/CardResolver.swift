@@ -10,7 +10,8 @@ import StrictJSON
 /// - A per-language title or body lacking the language being resolved shows its `en` text
 ///   (`card.languageFallback`), else nothing (`card.languageMissing`).
 /// - Android cards are produced once per message and language (`sdk` is `nil`): the Android inbox has no
-///   profiles, no displayType and no forced kind.
+///   profiles, no displayType and no forced kind. `requested` is the explicit displayType (else classic), and
+///   the card is degraded when that is anything but classic.
 /// - Lookups are typed, like the SDK's `as? T` chains: a value of the wrong type at one level is skipped
 ///   (`card.wrongType`) and the next level is tried. That is why an explicit `pinned: false` ends the
 ///   lookup while the string `"true"` does not.
@@ -435,20 +436,14 @@ struct CardContext {
     /// The Android inbox: one layout (icon from `imageUrl`, optional banner from `b`), no displayType, no rich
     /// cards, no buttons, no pinning, no wallet.
     mutating func resolveAndroid() -> ResolvedCard {
-        let (title, body) = texts()
-        let hasTitle = !(title ?? "").isEmpty
-        let hasBody = !(body ?? "").isEmpty
-        // What the message asks InboxKit for, to say what Android makes of it; lookup warnings are iOS matters.
+        _ = texts()  // only for the language findings: the one layout shows whatever title and body exist
+        // What the message asks InboxKit for (an explicit displayType), to say what Android makes of it.
+        // The InboxKit heuristic is not applied: without a displayType nothing was asked for but the plain
+        // layout. Lookup warnings are iOS matters and stay out of the Android card.
         let mark = findingMark
-        let image = image()
         let lowered = displayType()?.raw.lowercased()
         rollBack(to: mark)
-        let requested: CardKind
-        if let lowered, let kind = CardKind(rawValue: lowered) {
-            requested = kind
-        } else {
-            requested = heuristic(hasImage: image != nil, hasTitle: hasTitle, hasBody: hasBody)
-        }
+        let requested = lowered.flatMap { CardKind(rawValue: $0) } ?? .classic
         let degraded = requested != .classic
         var reason: String?
         if requested == .wallet {
