@@ -1,4 +1,5 @@
 public import Findings
+import StrictJSON
 
 /// The stable finding codes this module emits. People grep and suppress them: never rename one.
 public enum CardFindingCode {
@@ -152,6 +153,16 @@ enum Redact {
             }
         }
         return text
+    }
+
+    /// Every string inside `value` through ``text(_:)`` (custom button payloads are free-form).
+    static func json(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text): return .string(Self.text(text))
+        case .array(let elements): return .array(elements.map(json))
+        case .object(let object): return .object(JSONObject(object.map { ($0.key, json($0.value)) }))
+        case .null, .bool, .number: return value
+        }
     }
 
     /// ``Redaction/redactURL(_:)`` when the URL has a query or userinfo, else the URL itself.

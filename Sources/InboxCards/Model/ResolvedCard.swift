@@ -65,8 +65,8 @@ public struct CardButton: Sendable, Hashable {
         case openURL(String)
         case dismiss
         case markRead
-        /// Handed to the app's delegate with the button's other keys.
-        case custom
+        /// Handed to the app's delegate with the payload: the button's keys except `title` and `action`.
+        case custom(payload: JSONObject)
 
         /// The action's report name: `openURL`, `dismiss`, `markRead`, `custom`.
         public var name: String {
@@ -89,10 +89,14 @@ public struct CardButton: Sendable, Hashable {
         self.action = action
     }
 
-    /// `{"title", "action", "url"?}` with the URL redacted.
+    /// `{"title", "action", "url"?, "payload"?}` with URLs and URL-looking strings redacted.
     public var json: JSONValue {
         var object = JSONObject([("title", .string(Redact.text(title))), ("action", .string(action.name))])
-        if case .openURL(let url) = action { object["url"] = .string(Redact.url(url)) }
+        switch action {
+        case .openURL(let url): object["url"] = .string(Redact.url(url))
+        case .custom(let payload): object["payload"] = Redact.json(.object(payload))
+        case .dismiss, .markRead: break
+        }
         return .object(object)
     }
 }

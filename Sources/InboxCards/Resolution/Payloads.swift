@@ -196,17 +196,22 @@ extension CardContext {
         return (buttons, paths, path)
     }
 
+    /// What a custom button hands the delegate: every key but `title` and `action`.
+    private func payload(of object: JSONObject) -> JSONObject {
+        JSONObject(object.filter { $0.key != "title" && $0.key != "action" }.map { ($0.key, $0.value) })
+    }
+
     private mutating func buttonURLAction(
         _ object: JSONObject, index: Int, path: String, token: String?
     ) -> CardButton.Action {
         let urlPath = JSONPath.key(path, "url")
-        guard case .string(let url)? = object["url"], !url.isEmpty else { return .custom }
+        guard case .string(let url)? = object["url"], !url.isEmpty else { return .custom(payload: payload(of: object)) }
         guard URLCheck.parses(url), !profile.buttonURLNeedsScheme || URLCheck.scheme(url) != nil else {
             add(
                 .warning, CardFindingCode.buttonURLInvalid,
                 "button \(index) url \(url) does not parse\(profile.buttonURLNeedsScheme ? " or has no scheme" : ""): "
                     + "the SDK makes it a custom button", path: urlPath)
-            return .custom
+            return .custom(payload: payload(of: object))
         }
         if let scheme = URLCheck.unsafeScheme(url) {
             add(
