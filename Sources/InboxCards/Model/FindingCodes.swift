@@ -155,10 +155,19 @@ enum Redact {
         return text
     }
 
-    /// Every string inside `value` through ``text(_:)`` (custom button payloads are free-form).
+    /// An input value quoted in a finding message: redacted as a URL (tokens in scheme-less URLs too, which
+    /// ``text(_:)`` would not recognise) and cut to 200 characters so a huge value cannot bloat a report.
+    static func value(_ value: String) -> String {
+        let limit = 200
+        guard value.utf8.count > limit else { return url(value) }
+        return url(String(value.prefix(limit))) + "…"
+    }
+
+    /// Every string inside `value` through ``url(_:)`` (custom button payloads are free-form and may hold
+    /// scheme-less URLs with tokens, which ``text(_:)`` would not recognise).
     static func json(_ value: JSONValue) -> JSONValue {
         switch value {
-        case .string(let text): return .string(Self.text(text))
+        case .string(let text): return .string(url(text))
         case .array(let elements): return .array(elements.map(json))
         case .object(let object): return .object(JSONObject(object.map { ($0.key, json($0.value)) }))
         case .null, .bool, .number: return value

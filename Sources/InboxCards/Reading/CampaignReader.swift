@@ -297,7 +297,7 @@ private struct Reader {
             // A notification on its own (e.g. an array of notifications, or one copied out of a request).
             readNotification(object, path: path)
         } else {
-            let keys = object.keys.prefix(8).joined(separator: ", ")
+            let keys = object.keys.prefix(8).map(Redact.value).joined(separator: ", ")
             inputFinding(
                 .error, CardFindingCode.unrecognized,
                 "not a createMessage request, an inbox feed message or a push payload "

@@ -146,11 +146,12 @@ struct CardContext {
             if fellBack {
                 add(
                     .info, CardFindingCode.languageFallback,
-                    "no \(language) \(name): the \(MessageText.fallbackLanguage) text is shown", path: path)
+                    "no \(Redact.value(language)) \(name): the \(MessageText.fallbackLanguage) text is shown",
+                    path: path)
             } else if value == nil {
                 add(
                     .warning, CardFindingCode.languageMissing,
-                    "no \(language) \(name) and no \(MessageText.fallbackLanguage) fallback: the card has no \(name)",
+                    "no \(Redact.value(language)) \(name) and no \(MessageText.fallbackLanguage) fallback: the card has no \(name)",
                     path: path)
             }
         }
@@ -167,7 +168,7 @@ struct CardContext {
                 if URLCheck.hasHTTPPrefix(text) { return (text, root.path(of: key)) }
                 add(
                     .info, CardFindingCode.heroIgnored,
-                    "\(key) \"\(text)\" does not start with http:// or https://: SDK \(profile) ignores it as hero",
+                    "\(key) \"\(Redact.value(text))\" does not start with http:// or https://: SDK \(profile) ignores it as hero",
                     path: root.path(of: key))
             }
         }
@@ -209,7 +210,8 @@ struct CardContext {
             case .string(let text)?:
                 add(
                     .warning, CardFindingCode.pinnedNotBoolean,
-                    "pinned is the string \"\(text)\": only true or 1 pin a message", path: level.path(of: "pinned"))
+                    "pinned is the string \"\(Redact.value(text))\": only true or 1 pin a message",
+                    path: level.path(of: "pinned"))
             case let other?:
                 add(
                     .warning, CardFindingCode.pinnedNotBoolean,
@@ -380,7 +382,7 @@ struct CardContext {
         }
         add(
             .warning, CardFindingCode.unknownDisplayType,
-            "displayType \"\(raw)\" is unknown (\(why)): the heuristic picks \(heuristic)", path: path)
+            "displayType \"\(Redact.value(raw))\" is unknown (\(why)): the heuristic picks \(heuristic)", path: path)
     }
 
     private mutating func slideAssets(_ slides: [Slide], into assets: inout [AssetReference]) -> [String] {

@@ -85,7 +85,8 @@ extension CardContext {
             case nil, .null?: break
             case let other?:
                 let what =
-                    other.stringValue.map { "\"\($0)\" does not parse or has no scheme" } ?? "is \(other.typeName)"
+                    other.stringValue.map { "\"\(Redact.value($0))\" does not parse or has no scheme" }
+                    ?? "is \(other.typeName)"
                 add(
                     .warning, CardFindingCode.slideURLInvalid,
                     "slide \(index) url \(what): a tap runs the message's default action", path: urlPath)
@@ -116,7 +117,7 @@ extension CardContext {
         guard URLCheck.isHTTP(url) else {
             add(
                 .warning, CardFindingCode.videoInvalid,
-                "video url \(url) is not an http/https URL: no video descriptor",
+                "video url \(Redact.value(url)) is not an http/https URL: no video descriptor",
                 path: urlPath)
             return nil
         }
@@ -144,7 +145,9 @@ extension CardContext {
             return nil
         }
         guard URLCheck.isHTTP(url) else {
-            add(.warning, CardFindingCode.walletInvalid, "wallet pass \(url) is not an http/https URL", path: urlPath)
+            add(
+                .warning, CardFindingCode.walletInvalid, "wallet pass \(Redact.value(url)) is not an http/https URL",
+                path: urlPath)
             return nil
         }
         return (url, urlPath)
@@ -209,7 +212,7 @@ extension CardContext {
         guard URLCheck.parses(url), !profile.buttonURLNeedsScheme || URLCheck.scheme(url) != nil else {
             add(
                 .warning, CardFindingCode.buttonURLInvalid,
-                "button \(index) url \(url) does not parse\(profile.buttonURLNeedsScheme ? " or has no scheme" : ""): "
+                "button \(index) url \(Redact.value(url)) does not parse\(profile.buttonURLNeedsScheme ? " or has no scheme" : ""): "
                     + "the SDK makes it a custom button", path: urlPath)
             return .custom(payload: payload(of: object))
         }
