@@ -53,6 +53,10 @@ import Testing
             #expect(card.findings.allSatisfy { !$0.message.contains(Self.secret) })
         }
         #expect(cards[2].json.serialized().contains("token=REDACTED"))
+        for card in cards {
+            #expect(!String(describing: card).contains(Self.secret), "printing a card shows no secret")
+            #expect(!String(reflecting: card).contains(Self.secret))
+        }
     }
 
     static let leakyValues: [Named<JSONValue>] = [

@@ -57,6 +57,12 @@ public struct AssetReference: Sendable, Hashable {
     }
 }
 
+extension AssetReference: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `carouselSlide[1] https://…?token=REDACTED`: printing a reference never shows its secrets.
+    public var description: String { "\(role.rawValue)\(index.map { "[\($0)]" } ?? "") \(url)" }
+    public var debugDescription: String { description }
+}
+
 /// A rendered button of a classic or captioned card.
 public struct CardButton: Sendable, Hashable {
     /// What a tap does.
@@ -99,6 +105,12 @@ public struct CardButton: Sendable, Hashable {
         }
         return .object(object)
     }
+}
+
+extension CardButton: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The button's redacted JSON text: printing a button never shows the secrets of its URL.
+    public var description: String { json.serialized() }
+    public var debugDescription: String { description }
 }
 
 /// The card one message becomes for one SDK profile, platform and language.
