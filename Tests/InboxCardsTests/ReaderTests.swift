@@ -123,6 +123,7 @@ private let pushLine =
         let batch = try CampaignReader.read(bytes: Input.request([Input.notification()]), source: "c.json")
         let run = CardResolver().run(batch)
         #expect(!String(reflecting: batch).contains("SECRET-AUTH-TOKEN"))
+        #expect(String(describing: batch.messages[0]) == "c.json#request.notifications[0] (createMessage, code ?)")
         #expect(!run.json.serialized().contains("SECRET-AUTH-TOKEN"))
     }
 }

@@ -361,3 +361,11 @@ private struct Reader {
             .error, CardFindingCode.inputWrongType, "\(path) is \(value.typeName), expected \(expected)", path: path)
     }
 }
+
+extension ReadBatch: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `2 sources, 12 messages, 1 findings`: message data (which may hold tokens) is never printed.
+    public var description: String {
+        "\(sources.count) sources, \(messages.count) messages, \(findings.count) findings"
+    }
+    public var debugDescription: String { description }
+}

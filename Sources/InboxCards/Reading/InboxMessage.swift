@@ -133,3 +133,10 @@ public struct InboxMessage: Sendable, Hashable {
     /// The decoded `u` object (`nil` when absent or unusable).
     var customData: ParamLevel? { levels.first { $0.name == .u } }
 }
+
+extension InboxMessage: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `campaign.json#request.notifications[2] (createMessage, code ?)`: the message's data (which may hold
+    /// tokens) is never printed.
+    public var description: String { "\(id) (\(shape.rawValue), code \(code ?? "?"))" }
+    public var debugDescription: String { description }
+}
