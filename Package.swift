@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "HTTPFetch", targets: ["HTTPFetch"]),
         .library(name: "WalletPass", targets: ["WalletPass"]),
         .library(name: "MediaProbe", targets: ["MediaProbe"]),
+        .library(name: "Preflight", targets: ["Preflight"]),
     ],
     targets: [
         // MARK: C libraries (system-library targets; shims explain every wrapper)
@@ -35,13 +36,15 @@ let package = Package(
             name: "WalletPass", dependencies: ["Findings", "CZip", "COpenSSL", "StrictJSON"],
             resources: [.copy("Resources/certs")]),
         .target(name: "MediaProbe", dependencies: ["Findings"]),
+        .target(name: "AssetStore", dependencies: ["Findings", "COpenSSL", "StrictJSON"]),
         .target(name: "FixtureServer", dependencies: ["COpenSSL"]),
+        .target(name: "Preflight", dependencies: ["Findings", "InboxCards", "AssetStore", "StrictJSON"]),
         .target(name: "ArgumentKit"),
 
         // MARK: Executables (thin)
         .executableTarget(
             name: "inbox-assets",
-            dependencies: ["ArgumentKit", "Findings", "InboxCards", "HTTPFetch", "WalletPass", "MediaProbe", "StrictJSON"]),
+            dependencies: ["ArgumentKit", "AssetStore", "Findings", "InboxCards", "Preflight", "StrictJSON"]),
         .executableTarget(name: "fixture-server", dependencies: ["FixtureServer"]),
 
         // MARK: Tests (one target per module; end-to-end CLI tests in CLITests)
@@ -52,7 +55,9 @@ let package = Package(
         .testTarget(name: "FixtureServerTests", dependencies: ["FixtureServer"]),
         .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "Findings", "StrictJSON", "COpenSSL", "CZip"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe"]),
+        .testTarget(name: "AssetStoreTests", dependencies: ["AssetStore", "Findings", "StrictJSON"]),
+        .testTarget(name: "PreflightTests", dependencies: ["Preflight", "InboxCards", "Findings"]),
         .testTarget(name: "ArgumentKitTests", dependencies: ["ArgumentKit"]),
-        .testTarget(name: "CLITests", dependencies: ["FixtureServer"]),
+        .testTarget(name: "CLITests", dependencies: ["FixtureServer", "AssetStore", "StrictJSON"]),
     ]
 )
