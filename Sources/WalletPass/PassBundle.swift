@@ -34,20 +34,21 @@ extension PassVerifier {
         let source = Redaction.redactURL(source)
         let archive = PassArchiveReader.read(bytes, limits: limits)
         // The layout rules of a single pass (pass.json at the root, junk files) do not apply to a bundle.
-        var findings = archive.findings.filter { $0.code != "pass.archive.not-at-root" }
+        var findings = archive.findings.filter { $0.code != PassFindingCode.archiveNotAtRoot }
         guard archive.readable else { return PassBundleVerification(source: source, findings: findings, passes: []) }
         let passEntries = archive.entries.filter { $0.name.lowercased().hasSuffix(".pkpass") }
         for entry in archive.entries where !entry.name.lowercased().hasSuffix(".pkpass") {
             findings.append(
                 .warning(
-                    "pass.bundle.extra-file", "\(quoted(entry.name)) in the bundle is not a .pkpass", path: entry.name))
+                    PassFindingCode.bundleExtraFile, "\(quoted(entry.name)) in the bundle is not a .pkpass",
+                    path: entry.name))
         }
         if passEntries.isEmpty {
-            findings.append(.error("pass.bundle.empty", "the bundle holds no .pkpass file"))
+            findings.append(.error(PassFindingCode.bundleEmpty, "the bundle holds no .pkpass file"))
         } else if passEntries.count > PassBundleVerification.maxPasses {
             findings.append(
                 .error(
-                    "pass.bundle.too-many-passes",
+                    PassFindingCode.bundleTooManyPasses,
                     "the bundle holds \(passEntries.count) passes; Wallet adds at most \(PassBundleVerification.maxPasses)"
                 ))
         }

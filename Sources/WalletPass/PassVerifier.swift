@@ -64,7 +64,7 @@ public final class PassVerifier: Sendable {
     public func verify(fileAt path: String) -> PassVerification {
         guard let bytes = readFile(path) else {
             return PassVerification(
-                source: path, findings: [.error("pass.file.unreadable", "cannot read \(path)")], signer: nil,
+                source: path, findings: [.error(PassFindingCode.fileUnreadable, "cannot read \(path)")], signer: nil,
                 summary: nil)
         }
         return verify(bytes: bytes, source: path)
@@ -82,7 +82,7 @@ public final class PassVerifier: Sendable {
     public func inspect(fileAt path: String) -> PassInspection {
         guard let bytes = readFile(path) else {
             let verification = PassVerification(
-                source: path, findings: [.error("pass.file.unreadable", "cannot read \(path)")], signer: nil,
+                source: path, findings: [.error(PassFindingCode.fileUnreadable, "cannot read \(path)")], signer: nil,
                 summary: nil)
             return PassInspection(files: [], certificates: [], verification: verification)
         }
@@ -115,7 +115,7 @@ public final class PassVerifier: Sendable {
         let type = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard type != expected else { return nil }
         return .warning(
-            "pass.content-type",
+            PassFindingCode.contentType,
             "served as \(type ?? "no content type"); Safari and Mail only offer \(bundle ? "bundles" : "passes") "
                 + "served as \(expected)")
     }
@@ -159,7 +159,7 @@ public final class PassVerifier: Sendable {
         run.entries = archive.entries
         func root(_ name: String) -> [UInt8]? { archive.entries.first { $0.name == name }?.data }
         let nested = Set(
-            archive.findings.filter { $0.code == "pass.archive.not-at-root" }.compactMap {
+            archive.findings.filter { $0.code == PassFindingCode.archiveNotAtRoot }.compactMap {
                 $0.path?.split(separator: "/").last.map(String.init)
             })
 
@@ -170,7 +170,8 @@ public final class PassVerifier: Sendable {
             passJSON = lint
             run.verification.summary = lint.summary
         } else if !nested.contains("pass.json") {
-            findings.append(.error("pass.json.missing", "the archive has no pass.json at its root", path: "pass.json"))
+            findings.append(
+                .error(PassFindingCode.jsonMissing, "the archive has no pass.json at its root", path: "pass.json"))
         }
 
         let manifest = root("manifest.json")
@@ -180,7 +181,7 @@ public final class PassVerifier: Sendable {
         } else if !nested.contains("manifest.json") {
             findings.append(
                 .error(
-                    "pass.manifest.missing", "the archive has no manifest.json: the pass is unsigned",
+                    PassFindingCode.manifestMissing, "the archive has no manifest.json: the pass is unsigned",
                     path: "manifest.json"))
         }
 
@@ -197,7 +198,7 @@ public final class PassVerifier: Sendable {
         } else if !nested.contains("signature") {
             findings.append(
                 .error(
-                    "pass.signature.missing", "the archive has no signature file: the pass is unsigned",
+                    PassFindingCode.signatureMissing, "the archive has no signature file: the pass is unsigned",
                     path: "signature"))
         }
 

@@ -107,6 +107,7 @@ struct CorpusCase: CustomTestStringConvertible, Sendable {
         #expect(result.signer?.issuingGeneration == expected.generation)
         // Every finding says something specific and, apart from whole-archive ones, where.
         for finding in result.findings { #expect(!finding.message.isEmpty) }
+        #expect(result.findings.allSatisfy { PassFindingCode.all.contains($0.code) }, "undocumented code")
     }
 
     @Test func cinemaUsesASubjectKeyIdentifierSigner() {

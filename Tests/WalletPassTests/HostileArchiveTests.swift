@@ -97,6 +97,7 @@ struct HostileCase: CustomTestStringConvertible, Sendable {
         let result = SignedPassTests.trusted.verify(bytes: hostile.make(), source: "hostile.pkpass")
         #expect(!result.valid)
         #expect(result.findings.contains { $0.code == hostile.code && $0.severity == .error }, "\(result.findings)")
+        #expect(result.findings.allSatisfy { PassFindingCode.all.contains($0.code) }, "undocumented code")
     }
 
     @Test func junkFilesAreReportedAndBreakTheManifest() {

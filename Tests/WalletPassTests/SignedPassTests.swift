@@ -166,6 +166,7 @@ extension SignedPassTests {
     func mutation(_ mutation: Mutation) {
         let result = Self.trustedWithIntermediate.verify(bytes: mutation.make(), source: "mutated.pkpass")
         let codes = Set(result.findings.map(\.code))
+        #expect(result.findings.allSatisfy { PassFindingCode.all.contains($0.code) }, "undocumented code")
         #expect(result.valid == mutation.valid, "\(result.findings)")
         #expect(mutation.codes.isSubset(of: codes), "expected \(mutation.codes), got \(result.findings)")
         if mutation.valid {

@@ -28,7 +28,7 @@ enum PassArchiveReader {
         guard bytes.count <= limits.maxArchiveBytes else {
             result.findings.append(
                 .error(
-                    "pass.archive.too-large",
+                    PassFindingCode.archiveTooLarge,
                     "the archive is \(bytes.count) bytes; the limit is \(limits.maxArchiveBytes) bytes"))
             return result
         }
@@ -37,18 +37,18 @@ enum PassArchiveReader {
             if startsLikeZip || bytes.starts(with: [0x50, 0x4B]) {
                 result.findings.append(
                     .error(
-                        "pass.archive.truncated",
+                        PassFindingCode.archiveTruncated,
                         "the archive starts like a ZIP but has no end-of-central-directory record (truncated?)"))
             } else {
                 result.findings.append(
-                    .error("pass.archive.not-zip", "not a ZIP archive (\(describeMagic(bytes)))"))
+                    .error(PassFindingCode.archiveNotZip, "not a ZIP archive (\(describeMagic(bytes)))"))
             }
             return result
         }
         guard declaredEntries <= limits.maxEntries else {
             result.findings.append(
                 .error(
-                    "pass.archive.too-many-entries",
+                    PassFindingCode.archiveTooManyEntries,
                     "the archive declares \(declaredEntries) entries; the limit is \(limits.maxEntries)"))
             return result
         }
@@ -61,7 +61,7 @@ enum PassArchiveReader {
         result.findings = openFindings + result.findings
         if result.readable && !startsLikeZip && !result.entries.isEmpty {
             result.findings.append(
-                .warning("pass.archive.prefixed", "the archive has bytes before its first ZIP entry"))
+                .warning(PassFindingCode.archivePrefixed, "the archive has bytes before its first ZIP entry"))
         }
         return result
     }
@@ -83,7 +83,7 @@ enum PassArchiveReader {
         zip_error_init(&error)
         defer { zip_error_fini(&error) }
         guard let source = zip_source_buffer_create(raw.baseAddress, zip_uint64_t(raw.count), 0, &error) else {
-            findings.append(.error("pass.archive.unreadable", "libzip: \(zipErrorText(&error))"))
+            findings.append(.error(PassFindingCode.archiveUnreadable, "libzip: \(zipErrorText(&error))"))
             return
         }
         guard let archive = zip_open_from_source(source, ZIP_RDONLY, &error) else {
@@ -94,12 +94,16 @@ enum PassArchiveReader {
             case ZIP_ER_NOZIP where looksLikeZip:
                 findings.append(
                     .error(
-                        "pass.archive.corrupt", "the archive starts like a ZIP but its central directory is unreadable")
+                        PassFindingCode.archiveCorrupt,
+                        "the archive starts like a ZIP but its central directory is unreadable")
                 )
-            case ZIP_ER_NOZIP: findings.append(.error("pass.archive.not-zip", "not a ZIP archive (libzip: \(text))"))
+            case ZIP_ER_NOZIP:
+                findings.append(.error(PassFindingCode.archiveNotZip, "not a ZIP archive (libzip: \(text))"))
             case ZIP_ER_INCONS:
-                findings.append(.error("pass.archive.corrupt", "the ZIP headers contradict each other: \(text)"))
-            default: findings.append(.error("pass.archive.unreadable", "libzip cannot open the archive: \(text)"))
+                findings.append(
+                    .error(PassFindingCode.archiveCorrupt, "the ZIP headers contradict each other: \(text)"))
+            default:
+                findings.append(.error(PassFindingCode.archiveUnreadable, "libzip cannot open the archive: \(text)"))
             }
             return
         }
@@ -119,7 +123,7 @@ enum PassArchiveReader {
         guard count >= 0, count <= Int64(limits.maxEntries) else {
             result.findings.append(
                 .error(
-                    "pass.archive.too-many-entries",
+                    PassFindingCode.archiveTooManyEntries,
                     "the archive has \(count) entries; the limit is \(limits.maxEntries)"))
             return
         }
@@ -131,43 +135,46 @@ enum PassArchiveReader {
             var stat = zip_stat_t()
             zip_stat_init(&stat)
             guard zip_stat_index(archive, index, 0, &stat) == 0, let rawName = stat.name else {
-                result.findings.append(.error("pass.archive.unreadable", "cannot read the header of entry \(index)"))
+                result.findings.append(
+                    .error(PassFindingCode.archiveUnreadable, "cannot read the header of entry \(index)"))
                 continue
             }
             let name = String(cString: rawName)
             if let problem = unsafePathProblem(name) {
                 result.findings.append(
-                    .error("pass.archive.unsafe-path", "entry name \(quoted(name)) \(problem)", path: name))
+                    .error(PassFindingCode.archiveUnsafePath, "entry name \(quoted(name)) \(problem)", path: name))
                 continue
             }
             if !seen.insert(name).inserted {
                 result.findings.append(
                     .error(
-                        "pass.archive.duplicate-name", "the archive holds \(quoted(name)) more than once", path: name))
+                        PassFindingCode.archiveDuplicateName, "the archive holds \(quoted(name)) more than once",
+                        path: name))
                 continue
             }
             // Names equal but for case clash on case-insensitive file systems (a Mac unpacking the pass).
             if let other = seenLowercased.updateValue(name, forKey: name.lowercased()) {
                 result.findings.append(
                     .warning(
-                        "pass.archive.case-duplicate", "\(quoted(name)) and \(quoted(other)) differ only in case",
+                        PassFindingCode.archiveCaseDuplicate,
+                        "\(quoted(name)) and \(quoted(other)) differ only in case",
                         path: name))
             }
             if ia_zip_entry_is_symlink(archive, index) == 1 {
                 result.findings.append(
-                    .error("pass.archive.symlink", "entry \(quoted(name)) is a symbolic link", path: name))
+                    .error(PassFindingCode.archiveSymlink, "entry \(quoted(name)) is a symbolic link", path: name))
                 continue
             }
             if stat.valid & zip_uint64_t(ZIP_STAT_ENCRYPTION_METHOD) != 0 && stat.encryption_method != ZIP_EM_NONE {
                 result.findings.append(
-                    .error("pass.archive.encrypted", "entry \(quoted(name)) is encrypted", path: name))
+                    .error(PassFindingCode.archiveEncrypted, "entry \(quoted(name)) is encrypted", path: name))
                 continue
             }
             if name.hasSuffix("/") { continue }  // a directory entry carries no data
             if stat.comp_method != ZIP_CM_STORE && stat.comp_method != ZIP_CM_DEFLATE {
                 result.findings.append(
                     .error(
-                        "pass.archive.unsupported-compression",
+                        PassFindingCode.archiveUnsupportedCompression,
                         "entry \(quoted(name)) uses compression method \(stat.comp_method); only stored and deflated are read",
                         path: name))
                 continue
@@ -177,7 +184,7 @@ enum PassArchiveReader {
             if size > limits.maxEntryBytes {
                 result.findings.append(
                     .error(
-                        "pass.archive.entry-too-large",
+                        PassFindingCode.archiveEntryTooLarge,
                         "entry \(quoted(name)) inflates to \(size) bytes; the limit is \(limits.maxEntryBytes)",
                         path: name))
                 continue
@@ -186,7 +193,7 @@ enum PassArchiveReader {
             if size > limits.ratioFloorBytes && size / max(compressedSize, 1) > limits.maxCompressionRatio {
                 result.findings.append(
                     .error(
-                        "pass.archive.compression-ratio",
+                        PassFindingCode.archiveCompressionRatio,
                         "entry \(quoted(name)) inflates \(compressedSize) bytes to \(size) bytes (zip bomb?)",
                         path: name))
                 continue
@@ -197,7 +204,7 @@ enum PassArchiveReader {
         if total > limits.maxTotalBytes {
             result.findings.append(
                 .error(
-                    "pass.archive.total-too-large",
+                    PassFindingCode.archiveTotalTooLarge,
                     "the entries inflate to \(total) bytes in all; the limit is \(limits.maxTotalBytes)"))
         }
         guard result.readable else { return }
@@ -214,7 +221,9 @@ enum PassArchiveReader {
         guard let file = zip_fopen_index(archive, entry.index, 0) else {
             let text = zipErrorText(zip_get_error(archive))
             findings.append(
-                .error("pass.archive.unreadable", "cannot open entry \(quoted(entry.name)): \(text)", path: entry.name))
+                .error(
+                    PassFindingCode.archiveUnreadable, "cannot open entry \(quoted(entry.name)): \(text)",
+                    path: entry.name))
             return nil
         }
         defer { zip_fclose(file) }
@@ -228,7 +237,7 @@ enum PassArchiveReader {
                 let text = zipErrorText(zip_file_get_error(file))
                 findings.append(
                     .error(
-                        "pass.archive.corrupt-entry", "entry \(quoted(entry.name)) cannot be inflated: \(text)",
+                        PassFindingCode.archiveCorruptEntry, "entry \(quoted(entry.name)) cannot be inflated: \(text)",
                         path: entry.name))
                 return nil
             }
@@ -238,7 +247,7 @@ enum PassArchiveReader {
         guard filled == entry.size else {
             findings.append(
                 .error(
-                    "pass.archive.size-mismatch",
+                    PassFindingCode.archiveSizeMismatch,
                     "entry \(quoted(entry.name)) declares \(entry.size) bytes but inflates to \(filled > entry.size ? "more" : "\(filled)")",
                     path: entry.name))
             return nil
@@ -254,7 +263,7 @@ enum PassArchiveReader {
             if let nested = entries.first(where: { $0.name.hasSuffix("/" + required) }) {
                 findings.append(
                     .error(
-                        "pass.archive.not-at-root",
+                        PassFindingCode.archiveNotAtRoot,
                         "\(required) must sit at the archive root, found \(quoted(nested.name))", path: nested.name))
             }
         }
@@ -262,7 +271,9 @@ enum PassArchiveReader {
             let base = entry.name.split(separator: "/").last.map(String.init) ?? entry.name
             if entry.name.hasPrefix("__MACOSX/") || base.hasPrefix("._") || base == ".DS_Store" || base == "Thumbs.db" {
                 findings.append(
-                    .warning("pass.archive.junk", "\(quoted(entry.name)) is operating-system clutter", path: entry.name)
+                    .warning(
+                        PassFindingCode.archiveJunk, "\(quoted(entry.name)) is operating-system clutter",
+                        path: entry.name)
                 )
             }
         }

@@ -32,7 +32,7 @@ enum ImageChecker {
         if !entries.contains(where: { $0.name == "icon.png" }) {
             findings.append(
                 .error(
-                    "pass.image.icon-missing", "icon.png is required; Wallet rejects a pass without it",
+                    PassFindingCode.imageIconMissing, "icon.png is required; Wallet rejects a pass without it",
                     path: "icon.png"))
         }
         var kindsPresent: Set<String> = []
@@ -47,13 +47,13 @@ enum ImageChecker {
             }
             guard let size = pngSize(entry.data) else {
                 findings.append(
-                    .warning("pass.image.not-png", "\(quoted(entry.name)) is not a PNG image", path: entry.name))
+                    .warning(PassFindingCode.imageNotPNG, "\(quoted(entry.name)) is not a PNG image", path: entry.name))
                 continue
             }
             if size.width > limits.maxImageSide || size.height > limits.maxImageSide {
                 findings.append(
                     .error(
-                        "pass.image.too-large",
+                        PassFindingCode.imageTooLarge,
                         "\(quoted(entry.name)) is \(size.width)×\(size.height); the limit is \(limits.maxImageSide) per side",
                         path: entry.name))
                 continue
@@ -67,7 +67,7 @@ enum ImageChecker {
             {
                 findings.append(
                     .warning(
-                        "pass.image.size",
+                        PassFindingCode.imageSize,
                         "\(quoted(entry.name)) is \(size.width)×\(size.height) px; \(stem) expects "
                             + (stem == "icon" ? "" : "at most ") + "\(width)×\(height) at @\(scale)x",
                         path: entry.name))
@@ -77,13 +77,13 @@ enum ImageChecker {
             for kind in kindsPresent.subtracting(allowed).sorted() {
                 findings.append(
                     .warning(
-                        "pass.image.unused-for-style", "\(style) passes do not display \(kind) images",
+                        PassFindingCode.imageUnusedForStyle, "\(style) passes do not display \(kind) images",
                         path: kind + ".png"))
             }
             if style == "eventTicket", kindsPresent.contains("strip"), kindsPresent.contains("background") {
                 findings.append(
                     .warning(
-                        "pass.image.unused-for-style",
+                        PassFindingCode.imageUnusedForStyle,
                         "an eventTicket with a strip image does not display its background"))
             }
         }

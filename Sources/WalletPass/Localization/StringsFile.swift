@@ -147,7 +147,7 @@ enum StringsFile {
             guard let text = decode(entry.data) else {
                 findings.append(
                     .error(
-                        "pass.strings.encoding",
+                        PassFindingCode.stringsEncoding,
                         "\(quoted(entry.name)) is neither UTF-8 nor UTF-16 with a byte order mark",
                         path: entry.name))
                 continue
@@ -160,7 +160,7 @@ enum StringsFile {
             } catch {
                 findings.append(
                     .error(
-                        "pass.strings.invalid", "\(quoted(entry.name)) line \(error.line): \(error.reason)",
+                        PassFindingCode.stringsInvalid, "\(quoted(entry.name)) line \(error.line): \(error.reason)",
                         path: entry.name))
             }
         }
@@ -170,7 +170,7 @@ enum StringsFile {
             let shown = missing.prefix(5).map(quoted).joined(separator: ", ") + (missing.count > 5 ? ", …" : "")
             findings.append(
                 .warning(
-                    "pass.strings.missing-keys",
+                    PassFindingCode.stringsMissingKeys,
                     "\(locale).lproj/pass.strings lacks \(missing.count) key(s) other locales have: \(shown)",
                     path: "\(locale).lproj/pass.strings"))
         }

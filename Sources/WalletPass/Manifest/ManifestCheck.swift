@@ -12,16 +12,20 @@ enum ManifestChecker {
             parsed = try JSON.parseDocument(manifest, options: JSONParseOptions(maxDepth: limits.maxJSONDepth))
         } catch {
             return [
-                .error("pass.manifest.invalid-json", "manifest.json is not valid JSON: \(error)", path: "manifest.json")
+                .error(
+                    PassFindingCode.manifestInvalidJSON, "manifest.json is not valid JSON: \(error)",
+                    path: "manifest.json")
             ]
         }
         for warning in parsed.warnings {
-            findings.append(.warning("pass.manifest.json-warning", "manifest.json: \(warning)", path: "manifest.json"))
+            findings.append(
+                .warning(PassFindingCode.manifestJSONWarning, "manifest.json: \(warning)", path: "manifest.json"))
         }
         guard let object = parsed.value.objectValue else {
             return findings + [
                 .error(
-                    "pass.manifest.not-object", "manifest.json is a JSON \(parsed.value.typeName), not an object",
+                    PassFindingCode.manifestNotObject,
+                    "manifest.json is a JSON \(parsed.value.typeName), not an object",
                     path: "manifest.json")
             ]
         }
@@ -34,13 +38,15 @@ enum ManifestChecker {
             listed.insert(name)
             if name == "signature" || name == "manifest.json" {
                 findings.append(
-                    .error("pass.manifest.lists-excluded", "manifest.json must not list \(quoted(name))", path: name))
+                    .error(
+                        PassFindingCode.manifestListsExcluded, "manifest.json must not list \(quoted(name))", path: name
+                    ))
                 continue
             }
             guard let text = value.stringValue else {
                 findings.append(
                     .error(
-                        "pass.manifest.invalid-hash",
+                        PassFindingCode.manifestInvalidHash,
                         "the hash of \(quoted(name)) is a \(value.typeName), not a string",
                         path: name))
                 continue
@@ -49,32 +55,35 @@ enum ManifestChecker {
                 let why =
                     Hex.decode(text)?.count == 32
                     ? "is a SHA-256 (Wallet Orders use SHA-256; passes need SHA-1)" : "is not 40 hex digits"
-                findings.append(.error("pass.manifest.invalid-hash", "the hash of \(quoted(name)) \(why)", path: name))
+                findings.append(
+                    .error(PassFindingCode.manifestInvalidHash, "the hash of \(quoted(name)) \(why)", path: name))
                 continue
             }
             if text.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "F")).contains($0) }) {
                 findings.append(
                     .warning(
-                        "pass.manifest.uppercase-hash", "the hash of \(quoted(name)) is upper-case hex", path: name))
+                        PassFindingCode.manifestUppercaseHash, "the hash of \(quoted(name)) is upper-case hex",
+                        path: name))
             }
             guard let entry = files[name] else {
                 findings.append(
                     .error(
-                        "pass.manifest.missing-file", "manifest.json lists \(quoted(name)) but the archive lacks it",
+                        PassFindingCode.manifestMissingFile,
+                        "manifest.json lists \(quoted(name)) but the archive lacks it",
                         path: name))
                 continue
             }
             if !constantTimeEqual(digester.sha1(entry.data), expected) {
                 findings.append(
                     .error(
-                        "pass.manifest.hash-mismatch",
+                        PassFindingCode.manifestHashMismatch,
                         "the SHA-1 of \(quoted(name)) differs from manifest.json (changed after signing)", path: name))
             }
         }
         for entry in entries where files[entry.name] != nil && !listed.contains(entry.name) {
             findings.append(
                 .error(
-                    "pass.manifest.unlisted-file", "\(quoted(entry.name)) is not listed in manifest.json",
+                    PassFindingCode.manifestUnlistedFile, "\(quoted(entry.name)) is not listed in manifest.json",
                     path: entry.name))
         }
         return findings

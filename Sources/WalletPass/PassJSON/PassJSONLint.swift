@@ -38,27 +38,30 @@ enum PassJSONLinter {
             document = try JSON.parseDocument(
                 bytes, options: JSONParseOptions(maxDepth: limits.maxJSONDepth, allowTrailingCommas: true))
         } catch {
-            result.findings.append(.error("pass.json.invalid", "pass.json is not valid JSON: \(error)", path: path))
+            result.findings.append(
+                .error(PassFindingCode.jsonInvalid, "pass.json is not valid JSON: \(error)", path: path))
             return result
         }
         for warning in document.warnings {
             switch warning.kind {
             case .byteOrderMark:
                 result.findings.append(
-                    .warning("pass.json.bom", "pass.json starts with a UTF-8 byte order mark", path: path))
+                    .warning(PassFindingCode.jsonBOM, "pass.json starts with a UTF-8 byte order mark", path: path))
             case .trailingComma:
                 result.findings.append(
                     .warning(
-                        "pass.json.trailing-comma", "pass.json has a trailing comma (\(warning)); iOS accepts it",
+                        PassFindingCode.jsonTrailingComma,
+                        "pass.json has a trailing comma (\(warning)); iOS accepts it",
                         path: path))
             case .duplicateKey:
-                result.findings.append(.warning("pass.json.duplicate-key", "pass.json: \(warning)", path: path))
+                result.findings.append(.warning(PassFindingCode.jsonDuplicateKey, "pass.json: \(warning)", path: path))
             }
         }
         guard let object = document.value.objectValue else {
             result.findings.append(
                 .error(
-                    "pass.json.not-object", "pass.json is a JSON \(document.value.typeName), not an object", path: path)
+                    PassFindingCode.jsonNotObject, "pass.json is a JSON \(document.value.typeName), not an object",
+                    path: path)
             )
             return result
         }
@@ -86,42 +89,46 @@ enum PassJSONLinter {
         mutating func checkTopLevel(_ object: JSONObject) {
             for key in ["description", "organizationName", "passTypeIdentifier", "serialNumber", "teamIdentifier"] {
                 guard let value = object[key] else {
-                    error("pass.json.missing-key", "pass.json lacks the required key \"\(key)\"")
+                    error(PassFindingCode.jsonMissingKey, "pass.json lacks the required key \"\(key)\"")
                     continue
                 }
                 if value.stringValue?.isEmpty ?? true {
-                    error("pass.json.wrong-type", "\"\(key)\" must be a non-empty string, found \(value.typeName)")
+                    error(
+                        PassFindingCode.jsonWrongType, "\"\(key)\" must be a non-empty string, found \(value.typeName)")
                 }
             }
             if let version = object["formatVersion"] {
                 if version.numberValue?.intValue != 1 || version.numberValue?.isInteger != true {
                     error(
-                        "pass.json.format-version",
+                        PassFindingCode.jsonFormatVersion,
                         "\"formatVersion\" must be the integer 1, found \(version.serialized())")
                 }
             } else {
-                error("pass.json.missing-key", "pass.json lacks the required key \"formatVersion\"")
+                error(PassFindingCode.jsonMissingKey, "pass.json lacks the required key \"formatVersion\"")
             }
         }
 
         mutating func checkStyles(_ object: JSONObject, _ present: [String]) {
             if present.isEmpty {
-                error("pass.json.no-style", "pass.json has none of the style keys \(styles.joined(separator: ", "))")
+                error(
+                    PassFindingCode.jsonNoStyle,
+                    "pass.json has none of the style keys \(styles.joined(separator: ", "))")
             } else if present.count > 1 {
                 error(
-                    "pass.json.multiple-styles", "pass.json has several style keys: \(present.joined(separator: ", "))")
+                    PassFindingCode.jsonMultipleStyles,
+                    "pass.json has several style keys: \(present.joined(separator: ", "))")
             }
             var seenKeys: Set<String> = []
             for style in present {
                 guard let structure = object[style]?.objectValue else {
-                    error("pass.json.wrong-type", "\"\(style)\" must be an object")
+                    error(PassFindingCode.jsonWrongType, "\"\(style)\" must be an object")
                     continue
                 }
                 if style == "boardingPass" {
                     let transit = structure["transitType"]?.stringValue
                     if transit == nil || !transitTypes.contains(transit!) {
                         error(
-                            "pass.json.transit-type",
+                            PassFindingCode.jsonTransitType,
                             transit.map { "boardingPass.transitType \"\($0)\" is not a PKTransitType" }
                                 ?? "boardingPass requires transitType")
                     }
@@ -129,7 +136,7 @@ enum PassJSONLinter {
                 for list in fieldLists {
                     guard let value = structure[list] else { continue }
                     guard let fields = value.arrayValue else {
-                        error("pass.json.wrong-type", "\(style).\(list) must be an array")
+                        error(PassFindingCode.jsonWrongType, "\(style).\(list) must be an array")
                         continue
                     }
                     for (index, field) in fields.enumerated() {
@@ -141,24 +148,26 @@ enum PassJSONLinter {
 
         mutating func checkField(_ field: JSONValue, at location: String, seenKeys: inout Set<String>) {
             guard let object = field.objectValue else {
-                error("pass.json.field-invalid", "\(location) must be an object")
+                error(PassFindingCode.jsonFieldInvalid, "\(location) must be an object")
                 return
             }
             if let key = object["key"]?.stringValue {
                 if !seenKeys.insert(key).inserted {
                     error(
-                        "pass.json.field-duplicate-key", "\(location): field key \"\(key)\" is used twice in the pass")
+                        PassFindingCode.jsonFieldDuplicateKey,
+                        "\(location): field key \"\(key)\" is used twice in the pass")
                 }
             } else {
-                error("pass.json.field-invalid", "\(location) lacks a string \"key\"")
+                error(PassFindingCode.jsonFieldInvalid, "\(location) lacks a string \"key\"")
             }
             let value = object["value"]
             switch value {
             case .string, .number: break
-            case nil: error("pass.json.field-invalid", "\(location) lacks \"value\"")
+            case nil: error(PassFindingCode.jsonFieldInvalid, "\(location) lacks \"value\"")
             case let other?:
                 error(
-                    "pass.json.field-invalid", "\(location).value must be a string or number, found \(other.typeName)")
+                    PassFindingCode.jsonFieldInvalid,
+                    "\(location).value must be a string or number, found \(other.typeName)")
             }
             for (key, allowed) in [
                 ("textAlignment", alignments), ("dateStyle", dateStyles), ("timeStyle", dateStyles),
@@ -166,13 +175,14 @@ enum PassJSONLinter {
             ] {
                 guard let text = object[key] else { continue }
                 if !allowed.contains(text.stringValue ?? "") {
-                    warning("pass.json.field-enum", "\(location).\(key) \(text.serialized()) is not a known value")
+                    warning(
+                        PassFindingCode.jsonFieldEnum, "\(location).\(key) \(text.serialized()) is not a known value")
                 }
             }
             if object["dateStyle"] != nil || object["timeStyle"] != nil, let text = value?.stringValue,
                 W3CDate.parse(text) == nil
             {
-                error("pass.json.date", "\(location).value \"\(text)\" has a date style but is not a W3C date")
+                error(PassFindingCode.jsonDate, "\(location).value \"\(text)\" has a date style but is not a W3C date")
             }
         }
 
@@ -182,33 +192,37 @@ enum PassJSONLinter {
             if let webService {
                 if let url = webService.stringValue {
                     if !url.lowercased().hasPrefix("https://") {
-                        error("pass.json.web-service-url", "webServiceURL \(Redaction.redactURL(url)) must use https")
+                        error(
+                            PassFindingCode.jsonWebServiceURL,
+                            "webServiceURL \(Redaction.redactURL(url)) must use https")
                     }
                 } else {
-                    error("pass.json.wrong-type", "webServiceURL must be a string")
+                    error(PassFindingCode.jsonWrongType, "webServiceURL must be a string")
                 }
-                if token == nil { error("pass.json.web-service-pair", "webServiceURL requires authenticationToken") }
+                if token == nil {
+                    error(PassFindingCode.jsonWebServicePair, "webServiceURL requires authenticationToken")
+                }
             }
             if let token {
                 // The token is a secret: report its length only.
                 if let text = token.stringValue {
                     if text.utf8.count < 16 {
                         error(
-                            "pass.json.authentication-token",
+                            PassFindingCode.jsonAuthenticationToken,
                             "authenticationToken has \(text.utf8.count) characters; at least 16 are required")
                     }
                 } else {
-                    error("pass.json.wrong-type", "authenticationToken must be a string")
+                    error(PassFindingCode.jsonWrongType, "authenticationToken must be a string")
                 }
                 if webService == nil {
-                    error("pass.json.web-service-pair", "authenticationToken requires webServiceURL")
+                    error(PassFindingCode.jsonWebServicePair, "authenticationToken requires webServiceURL")
                 }
             }
             if object["appLaunchURL"] != nil {
                 let ids = object["associatedStoreIdentifiers"]?.arrayValue
                 if ids == nil || ids!.isEmpty || ids!.contains(where: { $0.numberValue == nil }) {
                     error(
-                        "pass.json.app-launch-url",
+                        PassFindingCode.jsonAppLaunchURL,
                         "appLaunchURL requires associatedStoreIdentifiers (an array of numbers)")
                 }
             }
@@ -219,71 +233,75 @@ enum PassJSONLinter {
                         checkBarcode(barcode, at: "barcodes[\(index)]", allowCode128: true)
                     }
                 } else {
-                    error("pass.json.barcode", "barcodes must be an array")
+                    error(PassFindingCode.jsonBarcode, "barcodes must be an array")
                 }
             }
             for key in ["foregroundColor", "backgroundColor", "labelColor"] {
                 guard let value = object[key] else { continue }
                 if value.stringValue.flatMap(Self.rgb) == nil {
-                    warning("pass.json.color", "\(key) \(value.serialized()) is not rgb(r, g, b) with 0–255 components")
+                    warning(
+                        PassFindingCode.jsonColor,
+                        "\(key) \(value.serialized()) is not rgb(r, g, b) with 0–255 components")
                 }
             }
             for key in ["relevantDate", "expirationDate"] {
                 guard let value = object[key] else { continue }
                 guard let text = value.stringValue, let date = W3CDate.parse(text) else {
                     error(
-                        "pass.json.date", "\(key) \(value.serialized()) is not a W3C date (YYYY-MM-DDThh:mm[:ss]±hh:mm)"
+                        PassFindingCode.jsonDate,
+                        "\(key) \(value.serialized()) is not a W3C date (YYYY-MM-DDThh:mm[:ss]±hh:mm)"
                     )
                     continue
                 }
                 if key == "expirationDate", date < now {
                     warning(
-                        "pass.json.expired", "expirationDate \(text) is in the past: Wallet shows the pass as expired")
+                        PassFindingCode.jsonExpired,
+                        "expirationDate \(text) is in the past: Wallet shows the pass as expired")
                 }
             }
             if let nfc = object["nfc"] {
                 if let message = nfc["message"]?.stringValue {
                     if message.utf8.count > 64 {
-                        error("pass.json.nfc", "nfc.message is \(message.utf8.count) bytes; the limit is 64")
+                        error(PassFindingCode.jsonNFC, "nfc.message is \(message.utf8.count) bytes; the limit is 64")
                     }
                 } else {
-                    error("pass.json.nfc", "nfc must be an object with a string \"message\"")
+                    error(PassFindingCode.jsonNFC, "nfc must be an object with a string \"message\"")
                 }
             }
             if let locations = object["locations"] {
                 for (index, location) in (locations.arrayValue ?? [locations]).enumerated()
                 where location["latitude"]?.numberValue == nil || location["longitude"]?.numberValue == nil {
-                    error("pass.json.location", "locations[\(index)] needs numeric latitude and longitude")
+                    error(PassFindingCode.jsonLocation, "locations[\(index)] needs numeric latitude and longitude")
                 }
             }
             if let beacons = object["beacons"] {
                 for (index, beacon) in (beacons.arrayValue ?? [beacons]).enumerated()
                 where beacon["proximityUUID"]?.stringValue == nil {
-                    error("pass.json.beacon", "beacons[\(index)] needs a proximityUUID string")
+                    error(PassFindingCode.jsonBeacon, "beacons[\(index)] needs a proximityUUID string")
                 }
             }
         }
 
         mutating func checkBarcode(_ barcode: JSONValue, at location: String, allowCode128: Bool) {
             guard barcode.objectValue != nil else {
-                error("pass.json.barcode", "\(location) must be an object")
+                error(PassFindingCode.jsonBarcode, "\(location) must be an object")
                 return
             }
             let format = barcode["format"]?.stringValue ?? ""
             if format == "PKBarcodeFormatCode128" && !allowCode128 {
                 // iOS 9+ reads the legacy key too and draws Code128; only older systems show no barcode.
                 warning(
-                    "pass.json.barcode-code128",
+                    PassFindingCode.jsonBarcodeCode128,
                     "\(location).format is Code128, which the legacy \"barcode\" key supports only on iOS 9+; use \"barcodes\""
                 )
             } else if !(barcodeFormats.contains(format) || format == "PKBarcodeFormatCode128") {
-                error("pass.json.barcode", "\(location).format \"\(format)\" is not a supported barcode format")
+                error(PassFindingCode.jsonBarcode, "\(location).format \"\(format)\" is not a supported barcode format")
             }
             if barcode["message"]?.stringValue == nil {
-                error("pass.json.barcode", "\(location) lacks a string \"message\"")
+                error(PassFindingCode.jsonBarcode, "\(location) lacks a string \"message\"")
             }
             if barcode["messageEncoding"]?.stringValue == nil {
-                error("pass.json.barcode", "\(location) lacks a string \"messageEncoding\"")
+                error(PassFindingCode.jsonBarcode, "\(location) lacks a string \"messageEncoding\"")
             }
         }
 

@@ -29,14 +29,16 @@ enum SignatureChecker {
             let reason = takeOpenSSLError().text
             check.findings.append(
                 .error(
-                    "pass.signature.unparseable", "the signature is not a DER CMS/PKCS#7 structure (\(reason))",
+                    PassFindingCode.signatureUnparseable, "the signature is not a DER CMS/PKCS#7 structure (\(reason))",
                     path: "signature"))
             return check
         }
         defer { CMS_ContentInfo_free(cms) }
         guard OBJ_obj2nid(CMS_get0_type(cms)) == NID_pkcs7_signed else {
             check.findings.append(
-                .error("pass.signature.not-signed-data", "the signature is CMS but not SignedData", path: "signature"))
+                .error(
+                    PassFindingCode.signatureNotSignedData, "the signature is CMS but not SignedData", path: "signature"
+                ))
             return check
         }
         // Some signers (edutap) embed a copy of manifest.json instead of signing detached. A byte-identical
@@ -48,13 +50,13 @@ enum SignatureChecker {
             if let manifest, content != manifest {
                 check.findings.append(
                     .error(
-                        "pass.signature.manifest-mismatch",
+                        PassFindingCode.signatureManifestMismatch,
                         "the signature embeds signed content that differs from manifest.json", path: "signature"))
                 return check
             }
             check.findings.append(
                 .warning(
-                    "pass.signature.not-detached",
+                    PassFindingCode.signatureNotDetached,
                     "the signature embeds a copy of manifest.json; Apple's signers produce a detached signature",
                     path: "signature"))
             contentIsEmbedded = true
@@ -67,14 +69,14 @@ enum SignatureChecker {
         }
         guard let signerInfos = CMS_get0_SignerInfos(cms), ia_sk_cms_signerinfo_num(signerInfos) > 0 else {
             check.findings.append(
-                .error("pass.signature.no-signer", "the SignedData has no SignerInfo", path: "signature"))
+                .error(PassFindingCode.signatureNoSigner, "the SignedData has no SignerInfo", path: "signature"))
             return check
         }
         let signerCount = ia_sk_cms_signerinfo_num(signerInfos)
         if signerCount > 1 {
             check.findings.append(
                 .warning(
-                    "pass.signature.multiple-signers",
+                    PassFindingCode.signatureMultipleSigners,
                     "the SignedData has \(signerCount) SignerInfos; Wallet expects exactly one", path: "signature"))
         }
         guard let signerInfo = ia_sk_cms_signerinfo_value(signerInfos, 0) else { return check }
@@ -86,7 +88,8 @@ enum SignatureChecker {
                 ? "no certificates are embedded" : "none of the \(check.embedded.count) embedded certificates matches"
             check.findings.append(
                 .error(
-                    "pass.signature.signer-not-found", "signer certificate not found: \(detail)", path: "signature"))
+                    PassFindingCode.signatureSignerNotFound, "signer certificate not found: \(detail)",
+                    path: "signature"))
             return check
         }
         if let manifest { verifyMath(cms, manifest: contentIsEmbedded ? nil : manifest, into: &check) }
@@ -136,12 +139,14 @@ enum SignatureChecker {
             case NID_sha224, NID_sha384, NID_sha512:
                 check.findings.append(
                     .warning(
-                        "pass.signature.unusual-digest", "the signature digest is \(name); passes use SHA-1 or SHA-256",
+                        PassFindingCode.signatureUnusualDigest,
+                        "the signature digest is \(name); passes use SHA-1 or SHA-256",
                         path: "signature"))
             default:
                 check.findings.append(
                     .error(
-                        "pass.signature.weak-digest", "the signature digest \(name) is not accepted (SHA-1 or SHA-256)",
+                        PassFindingCode.signatureWeakDigest,
+                        "the signature digest \(name) is not accepted (SHA-1 or SHA-256)",
                         path: "signature"))
             }
         }
@@ -155,7 +160,7 @@ enum SignatureChecker {
         } else {
             check.findings.append(
                 .error(
-                    "pass.signature.no-signing-time",
+                    PassFindingCode.signatureNoSigningTime,
                     index >= 0
                         ? "the signingTime attribute is unreadable"
                         : "the SignerInfo has no signingTime signed attribute",
@@ -188,12 +193,12 @@ enum SignatureChecker {
         if reasons.contains(CMS_R_CONTENT_VERIFY_ERROR) {
             check.findings.append(
                 .error(
-                    "pass.signature.manifest-mismatch",
+                    PassFindingCode.signatureManifestMismatch,
                     "the signature was made over different bytes than this manifest.json (message digest mismatch)",
                     path: "signature"))
         } else {
             check.findings.append(
-                .error("pass.signature.invalid", "the signature does not verify: \(text)", path: "signature"))
+                .error(PassFindingCode.signatureInvalid, "the signature does not verify: \(text)", path: "signature"))
         }
     }
 }

@@ -53,7 +53,7 @@ struct CertificatePolicy {
             ? "its extended key usage lacks 1.2.840.113635.100.4.14" : "it lacks extension 1.2.840.113635.100.6.1.16"
         return [
             .error(
-                "pass.cert.not-pass-type",
+                PassFindingCode.certNotPassType,
                 "the signer certificate (\(signer.subjectText)) is not a Pass Type ID certificate: \(why)", path: path)
         ]
     }
@@ -66,14 +66,14 @@ struct CertificatePolicy {
                 let value = DER.string(raw).map(quoted) ?? "no UTF8String"
                 findings.append(
                     .error(
-                        "pass.cert.extension-mismatch",
+                        PassFindingCode.certExtensionMismatch,
                         "certificate extension 1.2.840.113635.100.6.1.16 holds \(value), "
                             + "not the passTypeIdentifier \(quoted(passType))", path: path))
             }
             if signer.userID != passType {
                 findings.append(
                     .error(
-                        "pass.cert.uid-mismatch",
+                        PassFindingCode.certUIDMismatch,
                         "the certificate UID \(signer.userID.map(quoted) ?? "(none)") differs from "
                             + "passTypeIdentifier \(quoted(passType))", path: path))
             } else {
@@ -82,7 +82,7 @@ struct CertificatePolicy {
                 if !expected.contains(commonName) {
                     findings.append(
                         .error(
-                            "pass.cert.subject-mismatch",
+                            PassFindingCode.certSubjectMismatch,
                             "the certificate CN \(quoted(commonName)) is not \(quoted(expected[0]))", path: path))
                 }
             }
@@ -90,7 +90,7 @@ struct CertificatePolicy {
         if let team, signer.organizationalUnit != team {
             findings.append(
                 .error(
-                    "pass.cert.team-mismatch",
+                    PassFindingCode.certTeamMismatch,
                     "the certificate OU \(signer.organizationalUnit.map(quoted) ?? "(none)") differs from "
                         + "teamIdentifier \(quoted(team))", path: path))
         }
@@ -107,19 +107,21 @@ struct CertificatePolicy {
         let when = signature.signingTime.map { "at signing time \(formatDate($0))" } ?? ""
         switch code {
         case X509_V_ERR_CERT_HAS_EXPIRED:
-            return [.error("pass.cert.expired-at-signing", "\(which) had expired \(when)", path: path)]
+            return [.error(PassFindingCode.certExpiredAtSigning, "\(which) had expired \(when)", path: path)]
         case X509_V_ERR_CERT_NOT_YET_VALID:
-            return [.error("pass.cert.not-yet-valid-at-signing", "\(which) was not yet valid \(when)", path: path)]
+            return [.error(PassFindingCode.certNotYetValidAtSigning, "\(which) was not yet valid \(when)", path: path)]
         case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
             X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN, X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
             return [
                 .error(
-                    "pass.cert.untrusted",
+                    PassFindingCode.certUntrusted,
                     "the signer certificate does not chain to Apple Root CA or a --trust anchor (\(message))",
                     path: path)
             ]
         default:
-            return [.error("pass.cert.chain-invalid", "the certificate chain is invalid: \(message)", path: path)]
+            return [
+                .error(PassFindingCode.certChainInvalid, "the certificate chain is invalid: \(message)", path: path)
+            ]
         }
     }
 
@@ -129,7 +131,7 @@ struct CertificatePolicy {
         else { return [] }
         return [
             .warning(
-                "pass.cert.expired-since",
+                PassFindingCode.certExpiredSince,
                 "the signer certificate expired on \(formatDate(notAfter)): installed passes still show, "
                     + "but updates need a pass re-signed with a current certificate", path: path)
         ]
@@ -143,14 +145,14 @@ struct CertificatePolicy {
         if intermediates.isEmpty {
             return [
                 .warning(
-                    "pass.cert.intermediate-missing",
+                    PassFindingCode.certIntermediateMissing,
                     "the signature embeds no intermediate certificate; it should embed \(needed)", path: path)
             ]
         }
         let names = intermediates.map { TrustAnchors.generation(of: $0).map { "WWDR \($0)" } ?? $0.subjectText }
         return [
             .warning(
-                "pass.cert.wrong-intermediate",
+                PassFindingCode.certWrongIntermediate,
                 "the signature embeds \(names.joined(separator: ", ")) but the signer certificate was issued by "
                     + needed, path: path)
         ]
@@ -161,7 +163,7 @@ struct CertificatePolicy {
         guard required, !nfcEnabled else { return [] }
         return [
             .error(
-                "pass.cert.nfc-not-enabled",
+                PassFindingCode.certNFCNotEnabled,
                 "pass.json has an nfc dictionary but the certificate is not NFC-enabled (\"Pass Type ID with NFC\")",
                 path: path)
         ]
