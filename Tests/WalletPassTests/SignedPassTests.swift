@@ -211,13 +211,17 @@ extension SignedPassTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wallet-trust-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let pem = directory.appendingPathComponent("root-and-intermediate.pem")
-        try Data(TestPKI.root.pem + TestPKI.intermediate.pem).write(to: pem)
+        let pem = directory.appendingPathComponent("intermediates.pem")  // several certificates in one PEM file
+        try Data(TestPKI.otherIntermediate.pem + TestPKI.intermediate.pem).write(to: pem)
+        let der = directory.appendingPathComponent("root.cer")
+        try Data(TestPKI.root.der).write(to: der)
         let passFile = directory.appendingPathComponent("test.pkpass")
-        try Data(PassParts.signed().archive).write(to: passFile)
-        let verifier = try PassVerifier(extraTrustFiles: [pem.path], now: TestPKI.now)
+        // No intermediate embedded: the chain needs the one from the PEM file.
+        try Data(PassParts.signed(options: SigningOptions(chain: [])).archive).write(to: passFile)
+        let verifier = try PassVerifier(extraTrustFiles: [pem.path, der.path], now: TestPKI.now)
         let result = verifier.verify(fileAt: passFile.path)
         #expect(result.valid, "\(result.findings)")
+        #expect(result.findings.map(\.code) == [PassFindingCode.certIntermediateMissing])
         #expect(result.json["path"]?.stringValue == passFile.path)
 
         let garbage = directory.appendingPathComponent("garbage.pem")
