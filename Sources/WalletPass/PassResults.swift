@@ -126,7 +126,7 @@ public struct PassVerification: Sendable, Hashable {
     /// Whether ``source`` is a URL rather than a path.
     public var sourceIsURL: Bool { source.hasPrefix("http://") || source.hasPrefix("https://") }
 
-    /// `{"path" or "url", "valid", "summary", "signer", "findings":[{"code","severity","message","path"}]}`.
+    /// `{"path" or "url", "valid", "summary", "signer", "findings":[{"severity","code","message","path"}]}`.
     public var json: JSONValue {
         .object(
             JSONObject([
@@ -210,11 +210,14 @@ public struct PassInspection: Sendable, Hashable {
     }
 }
 
+/// A finding as reports write it, in the key order InboxCards uses (`severity, code, message, path`). Messages
+/// quote names from the archive, which could hold URLs: they go through ``Redaction`` once more.
 func findingJSON(_ finding: Finding) -> JSONValue {
     .object(
         JSONObject([
-            ("code", .string(finding.code)), ("severity", .string(finding.severity.rawValue)),
-            ("message", .string(finding.message)), ("path", .optional(finding.path)),
+            ("severity", .string(finding.severity.rawValue)), ("code", .string(finding.code)),
+            ("message", .string(Redaction.redactText(finding.message))),
+            ("path", .optional(finding.path.map(Redaction.redactText))),
         ]))
 }
 

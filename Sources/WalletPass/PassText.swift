@@ -35,8 +35,9 @@ extension PassVerification {
             lines.append(line)
         }
         for finding in findings {
-            let place = finding.path.map { " [\($0)]" } ?? ""
-            lines.append("  \(finding.severity.rawValue) \(finding.code)\(place): \(finding.message)")
+            let place = finding.path.map { " [\(Redaction.redactText($0))]" } ?? ""
+            lines.append(
+                "  \(finding.severity.rawValue) \(finding.code)\(place): \(Redaction.redactText(finding.message))")
         }
         return lines.joined(separator: "\n")
     }

@@ -100,6 +100,15 @@ struct HostileCase: CustomTestStringConvertible, Sendable {
         #expect(result.findings.allSatisfy { PassFindingCode.all.contains($0.code) }, "undocumented code")
     }
 
+    @Test func secretsInEntryNamesNeverReachTheReport() {
+        let name = "../https://cdn.example/x.png?token=s3cr3t"
+        let result = SignedPassTests.trusted.verify(bytes: ZipWriter.archive([.init(name, [1])]), source: "s.pkpass")
+        #expect(result.findings.map(\.code) == [PassFindingCode.archiveUnsafePath])
+        #expect(!result.json.serialized().contains("s3cr3t"))
+        #expect(!result.text.contains("s3cr3t"))
+        #expect(result.json.serialized().contains("REDACTED"))
+    }
+
     @Test func junkFilesAreReportedAndBreakTheManifest() {
         var parts = PassParts.signed()
         parts.files.append(("__MACOSX/._pass.json", [0, 5, 22, 7]))
