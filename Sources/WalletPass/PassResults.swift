@@ -152,7 +152,7 @@ public struct PassFile: Sendable, Hashable {
     public var json: JSONValue {
         .object(
             JSONObject([
-                ("name", .string(name)), ("size", .int(size)), ("compressedSize", .int(compressedSize)),
+                ("name", .string(Redaction.redactText(name))), ("size", .int(size)), ("compressedSize", .int(compressedSize)),
                 ("sha1", .string(sha1)),
             ]))
     }
