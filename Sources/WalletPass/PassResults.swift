@@ -152,8 +152,8 @@ public struct PassFile: Sendable, Hashable {
     public var json: JSONValue {
         .object(
             JSONObject([
-                ("name", .string(Redaction.redactText(name))), ("size", .int(size)), ("compressedSize", .int(compressedSize)),
-                ("sha1", .string(sha1)),
+                ("name", .string(Redaction.redactText(name))), ("size", .int(size)),
+                ("compressedSize", .int(compressedSize)), ("sha1", .string(sha1)),
             ]))
     }
 }
