@@ -28,6 +28,15 @@ public struct PassBundleVerification: Sendable, Hashable {
 }
 
 extension PassVerifier {
+    /// ``verifyBundle(bytes:source:)`` for a `.pkpasses` file; an unreadable file is a finding.
+    public func verifyBundle(fileAt path: String) -> PassBundleVerification {
+        guard let bytes = readFile(path) else {
+            return PassBundleVerification(
+                source: path, findings: [.error(PassFindingCode.fileUnreadable, "cannot read \(path)")], passes: [])
+        }
+        return verifyBundle(bytes: bytes, source: path)
+    }
+
     /// Verifies a `.pkpasses` bundle held in memory: the outer ZIP gets the same limits as a pass, then each
     /// `.pkpass` inside is verified like a standalone pass.
     public func verifyBundle(bytes: [UInt8], source: String) -> PassBundleVerification {

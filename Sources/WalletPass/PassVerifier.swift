@@ -128,7 +128,8 @@ public final class PassVerifier: Sendable {
         var signature: SignatureCheck?
     }
 
-    private func readFile(_ path: String) -> [UInt8]? {
+    /// The file's bytes, at most one past the archive limit; `nil` when it cannot be read.
+    func readFile(_ path: String) -> [UInt8]? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         // Read one byte past the limit: enough to say "too large" without loading a huge file.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import WalletPass
@@ -35,6 +36,17 @@ import Testing
         let result = SignedPassTests.trusted.verifyBundle(bytes: bundle, source: "b.pkpasses")
         #expect(result.valid)
         #expect(result.findings.map(\.code) == ["pass.bundle.extra-file"])
+    }
+
+    @Test func bundleFilesAreReadFromDisk() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bundle-\(getpid()).pkpasses").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(ZipWriter.archive([.init("one.pkpass", Self.good)])).write(to: URL(fileURLWithPath: path))
+        #expect(SignedPassTests.trusted.verifyBundle(fileAt: path).valid)
+        #expect(
+            SignedPassTests.trusted.verifyBundle(fileAt: path + ".none").findings.map(\.code) == [
+                "pass.file.unreadable"
+            ])
     }
 
     @Test func aBundleThatIsNotAZipIsRejected() {
