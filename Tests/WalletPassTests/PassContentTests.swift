@@ -114,6 +114,7 @@ struct LintCase: CustomTestStringConvertible, Sendable {
         ("2025-06-01T12:00:30Z", "2025-06-01T12:00:30Z"),
         ("2025-06-01T14:00:00+02:00", "2025-06-01T12:00:00Z"),
         ("2025-06-01T07:30-04:30", "2025-06-01T12:00:00Z"),
+        ("2024-02-29T23:59:59Z", "2024-02-29T23:59:59Z"), ("2025-01-01T00:30+01:00", "2024-12-31T23:30:00Z"),
     ])
     func w3cDatesParse(_ text: String, _ expected: String) {
         #expect(W3CDate.parse(text) == TestPKI.date(expected))
@@ -121,7 +122,8 @@ struct LintCase: CustomTestStringConvertible, Sendable {
 
     @Test(arguments: [
         "2025-06-01", "2025-06-01T12:00:00.000Z", "2025-06-01T12:00:00+0000", "2025-06-01T12:00:00ZZ",
-        "2025-13-01T12:00Z", "2025-06-01 12:00Z", "", "2025-06-01T12:00:00",
+        "2025-13-01T12:00Z", "2025-06-01 12:00Z", "", "2025-06-01T12:00:00", "2025-02-29T12:00Z", "2025-04-31T12:00Z",
+        "2025-06-01T24:00Z",
     ])
     func w3cDatesRefused(_ text: String) {
         #expect(W3CDate.parse(text) == nil)
