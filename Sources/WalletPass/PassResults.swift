@@ -123,6 +123,19 @@ public struct PassVerification: Sendable, Hashable {
     /// `nil` when pass.json is missing or unreadable.
     public var summary: PassSummary?
 
+    /// A verdict without pass contents, for a pass that never reached the verifier (a download that failed):
+    /// the caller's findings say why. `source` is redacted here.
+    public init(source: String, findings: [Finding]) {
+        self.init(source: Redaction.redactURL(source), findings: findings, signer: nil, summary: nil)
+    }
+
+    init(source: String, findings: [Finding], signer: PassSigner?, summary: PassSummary?) {
+        self.source = source
+        self.findings = findings
+        self.signer = signer
+        self.summary = summary
+    }
+
     /// Whether ``source`` is a URL rather than a path.
     public var sourceIsURL: Bool { source.hasPrefix("http://") || source.hasPrefix("https://") }
 
