@@ -1,0 +1,136 @@
+public import Findings
+
+/// Caps that keep parsing a hostile or runaway playlist bounded in time and memory.
+public struct HLSLimits: Sendable, Hashable {
+    /// Bytes of playlist text accepted. Default 8 MiB (a 24-hour VOD with 2-second segments is about 3 MB).
+    public var maxBytes: Int
+    /// Lines read; the rest is ignored with a finding. Default 200,000.
+    public var maxLines: Int
+    /// Variant streams (and I-frame streams) kept from a master playlist. Default 500.
+    public var maxVariants: Int
+    /// Renditions (`EXT-X-MEDIA`) kept. Default 500.
+    public var maxRenditions: Int
+    /// Segments kept from a media playlist. Default 100,000.
+    public var maxSegments: Int
+    /// A target duration above this many seconds is absurd for inbox video. Default 60 (RFC 8216 suggests 10).
+    public var maxTargetDuration: Int
+
+    public init(
+        maxBytes: Int = 8 << 20, maxLines: Int = 200_000, maxVariants: Int = 500, maxRenditions: Int = 500,
+        maxSegments: Int = 100_000, maxTargetDuration: Int = 60
+    ) {
+        self.maxBytes = maxBytes
+        self.maxLines = maxLines
+        self.maxVariants = maxVariants
+        self.maxRenditions = maxRenditions
+        self.maxSegments = maxSegments
+        self.maxTargetDuration = maxTargetDuration
+    }
+}
+
+/// A variant stream of a master playlist (`EXT-X-STREAM-INF` + URI line, or `EXT-X-I-FRAME-STREAM-INF`).
+public struct HLSVariant: Sendable, Hashable {
+    /// The variant playlist's URL, resolved against the master's URL.
+    public var url: String
+    /// `BANDWIDTH` in bits per second (required by RFC 8216; nil when missing or malformed).
+    public var bandwidth: Int?
+    public var averageBandwidth: Int?
+    /// `RESOLUTION`, when given.
+    public var width: Int?
+    public var height: Int?
+    public var codecs: String?
+    public var frameRate: Double?
+    /// Rendition group ids this variant refers to.
+    public var audioGroup: String?
+    public var videoGroup: String?
+    public var subtitlesGroup: String?
+    /// True for `EXT-X-I-FRAME-STREAM-INF` (trick-play) streams.
+    public var isIFrameOnly: Bool
+    /// 1-based line of the tag.
+    public var line: Int
+}
+
+/// An alternative rendition (`EXT-X-MEDIA`): an audio track, subtitles, another camera angle.
+public struct HLSRendition: Sendable, Hashable {
+    /// `TYPE`: AUDIO, VIDEO, SUBTITLES or CLOSED-CAPTIONS.
+    public var type: String
+    public var groupID: String
+    public var name: String
+    public var language: String?
+    /// The rendition playlist's URL, resolved; nil when the rendition is carried inside the variant streams.
+    public var url: String?
+    public var line: Int
+}
+
+/// A byte range of a segment (`EXT-X-BYTERANGE`, or `BYTERANGE` of `EXT-X-MAP`).
+public struct HLSByteRange: Sendable, Hashable {
+    public var offset: Int
+    public var length: Int
+}
+
+/// A media segment (`EXTINF` + URI line).
+public struct HLSSegment: Sendable, Hashable {
+    /// The segment's URL, resolved against the playlist's URL.
+    public var url: String
+    /// `EXTINF` duration in seconds.
+    public var duration: Double
+    public var title: String?
+    public var byteRange: HLSByteRange?
+    /// The init segment (`EXT-X-MAP`) in force for this segment, resolved.
+    public var initSegmentURL: String?
+    public var initSegmentByteRange: HLSByteRange?
+    /// `METHOD` and key URL of the `EXT-X-KEY` in force (nil method = not encrypted).
+    public var keyMethod: String?
+    public var keyURL: String?
+    public var line: Int
+}
+
+/// A parsed HLS playlist, master or media, with every problem found as a finding.
+public struct HLSPlaylist: Sendable, Hashable {
+    /// Master (lists variants), media (lists segments), or unknown (nothing usable).
+    public enum Kind: String, Sendable, Hashable {
+        case master, media, unknown
+    }
+
+    public var kind: Kind
+    /// The URL the playlist was fetched from (after redirects); relative URIs are resolved against it.
+    public var baseURL: String
+    public var version: Int?
+    // Master playlist.
+    public var variants: [HLSVariant]
+    public var renditions: [HLSRendition]
+    // Media playlist.
+    public var segments: [HLSSegment]
+    public var targetDuration: Int?
+    public var mediaSequence: Int?
+    /// `EXT-X-PLAYLIST-TYPE` (VOD or EVENT) when given.
+    public var playlistType: String?
+    /// True when `EXT-X-ENDLIST` is present (no more segments will be added).
+    public var hasEndList: Bool
+    /// Everything worth telling, most severe first.
+    public var findings: [Finding]
+
+    /// True for a media playlist without `EXT-X-ENDLIST` (a live stream; the window moves).
+    public var isLive: Bool { kind == .media && !hasEndList }
+    /// Total duration of the segments in seconds.
+    public var totalDuration: Double { segments.reduce(0) { $0 + $1.duration } }
+
+    /// Parses playlist bytes (UTF-8, as RFC 8216 requires).
+    ///
+    /// - Parameters:
+    ///   - bytes: The playlist as fetched.
+    ///   - baseURL: The URL it came from, after redirects; relative URIs resolve against it.
+    ///   - limits: Caps on size, lines, variants and segments.
+    /// - Returns: The playlist; problems (not UTF-8, no `#EXTM3U`, malformed tags, no variants or segments,
+    ///   absurd values) are findings with code `video.hls.*`. Never throws.
+    public static func parse(bytes: [UInt8], baseURL: String, limits: HLSLimits = HLSLimits()) -> HLSPlaylist {
+        var parser = HLSParser(baseURL: baseURL, limits: limits)
+        parser.run(bytes)
+        return parser.finish()
+    }
+
+    /// Parses playlist text. See ``parse(bytes:baseURL:limits:)``.
+    public static func parse(text: String, baseURL: String, limits: HLSLimits = HLSLimits()) -> HLSPlaylist {
+        parse(bytes: Array(text.utf8), baseURL: baseURL, limits: limits)
+    }
+}

@@ -1,0 +1,171 @@
+public import Findings
+
+/// Thresholds for the video checks.
+public struct VideoLimits: Sendable, Hashable {
+    /// Progressive file size above which ``VideoFindingCode/tooLarge`` is a warning. Default 100 MiB: an inbox
+    /// video that large should be HLS, so the player can pick a bitrate instead of pulling the whole file.
+    public var maxProgressiveBytes: Int64
+    /// Top-level ISO-BMFF boxes walked before giving up. Default 1,000.
+    public var maxBoxes: Int
+
+    public init(maxProgressiveBytes: Int64 = 100 << 20, maxBoxes: Int = 1_000) {
+        self.maxProgressiveBytes = maxProgressiveBytes
+        self.maxBoxes = maxBoxes
+    }
+}
+
+/// What the first bytes of a video asset say about its container.
+public struct VideoInfo: Sendable, Hashable {
+    /// The container recognised from the bytes.
+    public var format: MediaFormat
+    /// The `ftyp` major brand of an MP4/MOV file (`isom`, `mp42`, `qt  `…), when present.
+    public var majorBrand: String?
+    /// The `ftyp` compatible brands.
+    public var compatibleBrands: [String]
+    /// Top-level box types in file order, as far as the bytes reach (at most `maxBoxes`).
+    public var topLevelBoxes: [String]
+    /// True when `moov` comes before `mdat` ("fast start"), false when after, nil when the bytes do not tell.
+    public var moovBeforeMdat: Bool?
+    /// Size of the whole resource in bytes.
+    public var byteCount: Int
+    /// Everything worth telling, most severe first.
+    public var findings: [Finding]
+
+    /// True when the container is one AVPlayer plays and no finding is an error.
+    public var isPlayable: Bool {
+        [.mp4, .quickTime, .hls].contains(format) && findings.maxSeverity != .error
+    }
+}
+
+/// Sniffs video containers: MP4/MOV (box order, brands), WebM/Matroska, MPEG-TS, HLS text.
+public enum VideoSniffer {
+    /// Inspects the bytes of a video asset (the whole file, or its first bytes).
+    ///
+    /// - Parameters:
+    ///   - bytes: The resource or a prefix of it. The first few KB usually show `ftyp` and whether `moov` or
+    ///     `mdat` comes first (box headers let the walk jump over `mdat` without its bytes).
+    ///   - contentType: The HTTP Content-Type it was served with, if known.
+    ///   - byteCount: The full size when `bytes` is a prefix; nil means `bytes` is everything.
+    ///   - limits: Thresholds.
+    /// - Returns: The container, brands, box order and findings. Never throws.
+    public static func inspect(
+        bytes: [UInt8], contentType: String? = nil, byteCount: Int? = nil, limits: VideoLimits = VideoLimits()
+    ) -> VideoInfo {
+        let total = Swift.max(byteCount ?? bytes.count, bytes.count)
+        let format = MediaSniffer.sniff(bytes)
+        var info = VideoInfo(
+            format: format, majorBrand: nil, compatibleBrands: [], topLevelBoxes: [], moovBeforeMdat: nil,
+            byteCount: total, findings: [])
+        let servedAs = MediaContentType.essence(contentType)
+        let served = servedAs.map { " (served as \($0))" } ?? ""
+        switch format {
+        case .empty:
+            info.findings.append(.error(VideoFindingCode.empty, "The video is empty (zero bytes)\(served)."))
+            return info
+        case .mp4, .quickTime:
+            inspectISOBMFF(bytes, complete: total <= bytes.count, limits: limits, into: &info)
+        case .webm, .matroska:
+            info.findings.append(
+                .error(
+                    VideoFindingCode.unsupportedContainer,
+                    "The video is \(format.describedForHumans); AVPlayer on iOS cannot play WebM or Matroska. "
+                        + "Serve MP4 (H.264/HEVC) or HLS."))
+        case .mpegTS:
+            info.findings.append(
+                .error(
+                    VideoFindingCode.unsupportedContainer,
+                    "The video is a bare MPEG transport stream; AVPlayer plays .ts only as segments of an HLS "
+                        + "playlist. Serve MP4 or an .m3u8 playlist."))
+        case .hls:
+            break
+        default:
+            var message = "The bytes are \(format.describedForHumans)\(served), not a video."
+            if [.html, .json, .xml, .text].contains(format) {
+                message += " Often an error or login page answered with status 200."
+            }
+            info.findings.append(.error(VideoFindingCode.notVideo, message))
+            return info
+        }
+        if let servedAs, !format.acceptedContentTypes.contains(servedAs) {
+            info.findings.append(contentTypeFinding(servedAs: servedAs, format: format))
+        }
+        if format != .hls, Int64(total) > limits.maxProgressiveBytes {
+            info.findings.append(
+                .warning(
+                    VideoFindingCode.tooLarge,
+                    "The video is \(formatBytes(total)), over \(formatBytes(Int(limits.maxProgressiveBytes))) "
+                        + "for progressive playback in an inbox; prefer HLS."))
+        }
+        info.findings.sort { $0.severity > $1.severity }
+        return info
+    }
+
+    /// The App Transport Security check for a video, poster or HLS URL.
+    public static func transportSecurity(url: String) -> Finding? {
+        AppTransportSecurity.finding(url: url, code: VideoFindingCode.appTransportSecurity, what: "media")
+    }
+
+    static func contentTypeFinding(servedAs: String, format: MediaFormat) -> Finding {
+        if MediaContentType.genericTypes.contains(servedAs) {
+            return .warning(
+                VideoFindingCode.contentType,
+                "Served as \(servedAs); AVPlayer decides how to play a URL by its type or extension, so serve "
+                    + "\(format.mimeType).")
+        }
+        if servedAs.hasPrefix("text/html") {
+            return .error(
+                VideoFindingCode.contentType,
+                "Served as \(servedAs) although the bytes are \(format.describedForHumans); AVPlayer refuses it.")
+        }
+        return .warning(
+            VideoFindingCode.contentType,
+            "Served as \(servedAs) but the bytes are \(format.describedForHumans) (\(format.mimeType)).")
+    }
+
+    private static func inspectISOBMFF(_ bytes: [UInt8], complete: Bool, limits: VideoLimits, into info: inout VideoInfo)
+    {
+        let brands = MediaSniffer.ftypBrands(bytes)
+        info.majorBrand = brands.major
+        info.compatibleBrands = brands.compatible
+        let walk = walkISOBoxes(bytes, from: 0, to: complete ? bytes.count : Int.max, maxBoxes: limits.maxBoxes)
+        info.topLevelBoxes = walk.boxes.map(\.type)
+        let moov = info.topLevelBoxes.firstIndex(of: "moov")
+        let mdat = info.topLevelBoxes.firstIndex(of: "mdat")
+        switch (moov, mdat) {
+        case (let moov?, let mdat?): info.moovBeforeMdat = moov < mdat
+        case (_?, nil): info.moovBeforeMdat = true
+        case (nil, _?): info.moovBeforeMdat = false
+        case (nil, nil): break
+        }
+        switch walk.stop {
+        case .badSize(let offset, let type, let size):
+            info.findings.append(
+                .error(VideoFindingCode.corrupt, "Box '\(type)' at byte \(offset) has the impossible size \(size)."))
+        case .overruns(let type, let offset, let size, let room):
+            info.findings.append(
+                .error(
+                    VideoFindingCode.truncated,
+                    "The file is cut off: box '\(type)' at byte \(offset) claims \(size) bytes but only \(room) "
+                        + "remain."))
+        case .tooManyBoxes:
+            info.findings.append(
+                .warning(
+                    VideoFindingCode.corrupt, "More than \(limits.maxBoxes) top-level boxes; the walk stopped there."))
+        case .ranOut(let offset) where complete:
+            info.findings.append(
+                .error(VideoFindingCode.truncated, "The file is cut off inside a box header at byte \(offset)."))
+        case .ranOut, .end:
+            break
+        }
+        if complete, moov == nil, walk.stop == .end {
+            info.findings.append(
+                .error(VideoFindingCode.noMoov, "The file has no 'moov' box (the movie index); nothing can play it."))
+        } else if info.moovBeforeMdat == false {
+            info.findings.append(
+                .warning(
+                    VideoFindingCode.moovAfterMdat,
+                    "The movie index ('moov') comes after the media data ('mdat'): AVPlayer must fetch the end of "
+                        + "the file before it can start. Re-mux with `-movflags +faststart`."))
+        }
+    }
+}
