@@ -48,7 +48,8 @@ extension [UInt8] {
         return value <= UInt64(Int.max) ? Int(value) : nil
     }
 
-    /// True when the bytes at `offset` equal `ascii` (an ASCII literal such as `"ftyp"`).
+    /// True when the bytes at `offset` equal `ascii`, an ASCII-only literal such as `"ftyp"` (a `\u{89}` in the
+    /// literal would be two UTF-8 bytes: compare such signatures as byte arrays).
     func matches(_ ascii: StaticString, at offset: Int) -> Bool {
         let length = ascii.utf8CodeUnitCount
         guard has(length, at: offset) else { return false }

@@ -131,7 +131,7 @@ public enum ImageSniffer {
         info.animated = header.animated
         info.frameCount = header.frameCount
 
-        checkContentType(format: format, servedAs: servedAs, into: &info.findings)
+        checkContentType(format: format, servedAs: servedAs, contentType: contentType, into: &info.findings)
         checkPolicy(&info, limits: limits, served: served)
         if info.width == nil, !info.findings.contains(where: { $0.severity == .error }) {
             info.findings.append(
@@ -148,12 +148,16 @@ public enum ImageSniffer {
         AppTransportSecurity.finding(url: url, code: ImageFindingCode.appTransportSecurity, what: "image")
     }
 
-    private static func checkContentType(format: MediaFormat, servedAs: String?, into findings: inout [Finding]) {
+    /// `contentType` nil means "not known" (e.g. a local file): nothing to compare. A blank header was sent empty.
+    private static func checkContentType(
+        format: MediaFormat, servedAs: String?, contentType: String?, into findings: inout [Finding]
+    ) {
+        guard contentType != nil else { return }
         guard let servedAs else {
             findings.append(
                 .info(
                     ImageFindingCode.contentTypeGeneric,
-                    "No Content-Type was sent; the bytes are \(format.describedForHumans) (\(format.mimeType))."))
+                    "An empty Content-Type was sent; the bytes are \(format.describedForHumans) (\(format.mimeType))."))
             return
         }
         if format.acceptedContentTypes.contains(servedAs) { return }

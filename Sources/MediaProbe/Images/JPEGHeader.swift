@@ -137,4 +137,41 @@ struct TIFFReader {
     }
 
     func orientation() -> Int? { value(ofTag: 0x0112) }
+
+    /// Where IFD0 ends (count, 12-byte entries, next-IFD offset); nil when its offset cannot be read.
+    func endOfIFD() -> Int? {
+        guard let ifdOffset = u32(base + 4) else { return nil }
+        guard let count = u16(base + ifdOffset) else { return base + ifdOffset + 2 }
+        return base + ifdOffset + 2 + count * 12 + 4
+    }
+
+    /// The end of the last pixel strip (StripOffsets + StripByteCounts), for single-strip and multi-strip files.
+    /// Nil when the tags are missing or out of bounds.
+    func endOfStrips() -> Int? {
+        guard let offsets = array(ofTag: 273), let counts = array(ofTag: 279), offsets.count == counts.count else {
+            return nil
+        }
+        return zip(offsets, counts).map { $0 + $1 }.max()
+    }
+
+    /// A SHORT or LONG tag's values (inline when they fit in four bytes); at most 65,536 of them.
+    private func array(ofTag wanted: Int) -> [Int]? {
+        guard let ifdOffset = u32(base + 4), let count = u16(base + ifdOffset) else { return nil }
+        for index in 0..<Swift.min(count, 1024) {
+            let entry = base + ifdOffset + 2 + index * 12
+            guard let tag = u16(entry), let type = u16(entry + 2), let valueCount = u32(entry + 4) else { return nil }
+            guard tag == wanted else { continue }
+            let width = type == 3 ? 2 : type == 4 ? 4 : 0
+            guard width > 0, valueCount > 0, valueCount <= 65_536 else { return nil }
+            let start = valueCount * width <= 4 ? entry + 8 : u32(entry + 8).map { base + $0 }
+            guard let start else { return nil }
+            var values: [Int] = []
+            for item in 0..<valueCount {
+                guard let value = width == 2 ? u16(start + item * 2) : u32(start + item * 4) else { return nil }
+                values.append(value)
+            }
+            return values
+        }
+        return nil
+    }
 }

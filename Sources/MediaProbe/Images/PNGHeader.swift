@@ -46,6 +46,8 @@ enum PNGHeader {
                 sawIDAT = true
             case "IEND":
                 if !sawIDAT { parse.corrupt("IEND comes before any image data (IDAT).") }
+                // Decoders stop at IEND, so a missing checksum after it costs nothing visible.
+                if offset + 12 > bytes.count { parse.ranOut("the IEND chunk", severity: .warning) }
                 return
             default:
                 break

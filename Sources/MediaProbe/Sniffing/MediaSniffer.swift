@@ -15,11 +15,14 @@ public enum MediaSniffer {
     // MARK: Binary signatures
 
     private static func sniffBinary(_ bytes: [UInt8]) -> MediaFormat? {
-        if bytes.matches("\u{89}PNG\r\n\u{1A}\n", at: 0) { return .png }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if bytes.has(3, at: 0), bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return .jpeg }
         if bytes.matches("GIF87a", at: 0) || bytes.matches("GIF89a", at: 0) { return .gif }
         if bytes.matches("RIFF", at: 0), bytes.matches("WEBP", at: 8) { return .webp }
         if bytes.matches("ftyp", at: 4) { return classifyFtyp(bytes) }
+        if let box = bytes.fourCC(4), ["styp", "moof", "sidx"].contains(box), let size = bytes.u32be(0), size >= 8 {
+            return .mp4  // an fMP4 media segment (HLS, DASH) starts without ftyp
+        }
         if let box = bytes.fourCC(4), ["moov", "mdat", "wide", "free", "skip", "pnot"].contains(box),
             let size = bytes.u32be(0), size == 1 || size >= 8
         {
@@ -110,7 +113,7 @@ public enum MediaSniffer {
     private static func sniffText(_ bytes: [UInt8]) -> MediaFormat {
         let window = Array(bytes.prefix(textWindow))
         var start = 0
-        if window.matches("\u{FEFF}", at: 0) { start = 3 }  // UTF-8 byte order mark
+        if window.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }  // UTF-8 byte order mark
         while start < window.count, [0x20, 0x09, 0x0A, 0x0D, 0x0C].contains(window[start]) { start += 1 }
         guard start < window.count else { return looksLikeText(window) ? .text : .unknown }
         if window.matches("#EXTM3U", at: start) { return .hls }
