@@ -92,14 +92,16 @@ public enum MediaSniffer {
         return nil
     }
 
-    /// MPEG-TS: the 0x47 sync byte at every 188-byte packet start that the bytes reach (at least two packets when
-    /// the bytes are long enough, so a stray 'G' at the start of a text is not a transport stream).
+    /// MPEG-TS: the 0x47 sync byte at every 188-byte packet start that the bytes reach (up to five packets). A short
+    /// prefix with a single sync byte counts only when it is not text, so a 'G' starting a sentence is not a stream.
     static func isTransportStream(_ bytes: [UInt8]) -> Bool {
         guard bytes[0] == 0x47 else { return false }
-        let packets = Swift.min(bytes.count / 188, 4)
-        guard packets >= 2 || bytes.count == 188 else { return false }
-        for packet in 0..<Swift.max(packets, 1) where bytes[packet * 188] != 0x47 { return false }
-        return true
+        var offset = 188
+        while offset < Swift.min(bytes.count, 5 * 188) {
+            if bytes[offset] != 0x47 { return false }
+            offset += 188
+        }
+        return bytes.count > 188 || !looksLikeText(Array(bytes.prefix(188)))
     }
 
     /// "BM" plus a known DIB header size, so text that starts with "BM" is not taken for a bitmap.

@@ -157,9 +157,15 @@ public enum VideoSniffer {
         case .ranOut, .end:
             break
         }
+        let fragmented = info.topLevelBoxes.contains("moof")
         if complete, moov == nil, walk.stop == .end {
             info.findings.append(
                 .error(VideoFindingCode.noMoov, "The file has no 'moov' box (the movie index); nothing can play it."))
+        } else if complete, mdat == nil, !fragmented, walk.stop == .end {
+            info.findings.append(
+                .error(
+                    VideoFindingCode.truncated,
+                    "The file has its movie index but no media data ('mdat'); it was probably cut off."))
         } else if info.moovBeforeMdat == false {
             info.findings.append(
                 .warning(
