@@ -64,8 +64,18 @@ public struct HLSRendition: Sendable, Hashable {
 
 /// A byte range of a segment (`EXT-X-BYTERANGE`, or `BYTERANGE` of `EXT-X-MAP`).
 public struct HLSByteRange: Sendable, Hashable {
+    /// First byte of the range.
     public var offset: Int
+    /// Number of bytes.
     public var length: Int
+
+    public init(offset: Int, length: Int) {
+        self.offset = offset
+        self.length = length
+    }
+
+    /// The HTTP `Range` header value for this range, e.g. `bytes=2000-2999`.
+    public var rangeHeader: String { "bytes=\(offset)-\(offset + Swift.max(length, 1) - 1)" }
 }
 
 /// A media segment (`EXTINF` + URI line).
