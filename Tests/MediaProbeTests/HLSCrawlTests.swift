@@ -47,10 +47,12 @@ struct HLSCrawlTests {
         var crawl = HLSCrawl(url: "https://cdn.example.com/v/master.m3u8")
         let fetched = site.run(&crawl)
         #expect(crawl.findings.isEmpty, "\(crawl.findings)")
-        #expect(fetched.filter { $0.purpose == .segment }.map(\.url).sorted() == [
-            "https://cdn.example.com/hi/hi0.ts", "https://cdn.example.com/v/audio/en0.ts",
-            "https://cdn.example.com/v/low/a.ts", "https://cdn.example.com/v/low/a.ts",
-        ].sorted())
+        #expect(
+            fetched.filter { $0.purpose == .segment }.map(\.url).sorted()
+                == [
+                    "https://cdn.example.com/hi/hi0.ts", "https://cdn.example.com/v/audio/en0.ts",
+                    "https://cdn.example.com/v/low/a.ts", "https://cdn.example.com/v/low/a.ts",
+                ].sorted())
         #expect(crawl.playlists.count == 5)
     }
 
@@ -78,7 +80,8 @@ struct HLSCrawlTests {
 
     @Test("unreachable variants and segments, and a segment that is an HTML page")
     func failures() {
-        let master = Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nok.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2\ngone.m3u8\n".utf8)
+        let master = Array(
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nok.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2\ngone.m3u8\n".utf8)
         let site = PlaylistSite(pages: [
             "https://h/master.m3u8": master,
             "https://h/ok.m3u8": media(["html.ts"]),

@@ -73,9 +73,11 @@ struct HLSFixtureTests {
         #expect(playlist.segments.first?.duration == 4)
     }
 
-    @Test("every truncation of a media playlist earns a finding (at least: no EXT-X-ENDLIST)", arguments: [
-        "hls-media-encrypted.m3u8", "hls-ffmpeg-media.m3u8",
-    ])
+    @Test(
+        "every truncation of a media playlist earns a finding (at least: no EXT-X-ENDLIST)",
+        arguments: [
+            "hls-media-encrypted.m3u8", "hls-ffmpeg-media.m3u8",
+        ])
     func truncatedMedia(file: String) throws {
         let bytes = try fixture(file)
         for length in 0..<bytes.count - 1 {
@@ -119,7 +121,8 @@ struct HLSBrokenTests {
             codes: [HLSFindingCode.notPlaylist]),
         Case(
             name: "a master with only an I-frame stream",
-            text: "#EXTM3U\n#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=1,URI=\"i.m3u8\"\n", codes: [HLSFindingCode.noVariants]),
+            text: "#EXTM3U\n#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=1,URI=\"i.m3u8\"\n",
+            codes: [HLSFindingCode.noVariants]),
         Case(
             name: "STREAM-INF without a URI line",
             text: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n",
@@ -139,7 +142,8 @@ struct HLSBrokenTests {
             codes: [HLSFindingCode.malformed]),
         Case(
             name: "a variant referring to a missing audio group",
-            text: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO=\"nope\"\na.m3u8\n", codes: [HLSFindingCode.unknownGroup]),
+            text: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO=\"nope\"\na.m3u8\n",
+            codes: [HLSFindingCode.unknownGroup]),
         Case(
             name: "absurd bandwidth", text: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=99999999999\na.m3u8\n",
             codes: [HLSFindingCode.absurdValue]),
@@ -156,7 +160,8 @@ struct HLSBrokenTests {
             name: "a negative EXTINF", text: "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:-4,\na.ts\n#EXT-X-ENDLIST\n",
             codes: [HLSFindingCode.malformed, HLSFindingCode.noSegments, HLSFindingCode.malformed]),
         Case(
-            name: "EXTINF nan", text: "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:nan,\na.ts\n#EXTINF:4,\nb.ts\n#EXT-X-ENDLIST\n",
+            name: "EXTINF nan",
+            text: "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:nan,\na.ts\n#EXTINF:4,\nb.ts\n#EXT-X-ENDLIST\n",
             codes: [HLSFindingCode.malformed, HLSFindingCode.malformed]),
         Case(
             name: "a segment longer than the target",
@@ -190,7 +195,8 @@ struct HLSBrokenTests {
             text: "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nfile:///etc/passwd\n#EXT-X-ENDLIST\n",
             codes: [HLSFindingCode.badURI]),
         Case(
-            name: "a stray URI line", text: "#EXTM3U\nstray.ts\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n",
+            name: "a stray URI line",
+            text: "#EXTM3U\nstray.ts\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n",
             codes: [HLSFindingCode.malformed]),
     ]
 
@@ -215,12 +221,17 @@ struct HLSBrokenTests {
             """
         let playlist = HLSPlaylist.parse(text: text, baseURL: "https://h/p.m3u8")
         #expect(playlist.findings.isEmpty)
-        #expect(playlist.segments.map(\.byteRange) == [HLSByteRange(offset: 0, length: 100), HLSByteRange(offset: 100, length: 50)])
+        #expect(
+            playlist.segments.map(\.byteRange) == [
+                HLSByteRange(offset: 0, length: 100), HLSByteRange(offset: 100, length: 50),
+            ])
     }
 
     @Test("CRLF line ends, a BOM, comments and unknown tags are accepted")
     func tolerated() {
-        let text = "\u{FEFF}#EXTM3U\r\n# a comment\r\n#EXT-X-FUTURE-TAG:1\r\n#EXT-X-TARGETDURATION:4\r\n#EXTINF:4,\r\na.ts\r\n#EXT-X-ENDLIST\r\n"
+        let text =
+            "\u{FEFF}#EXTM3U\r\n# a comment\r\n#EXT-X-FUTURE-TAG:1\r\n#EXT-X-TARGETDURATION:4\r\n"
+            + "#EXTINF:4,\r\na.ts\r\n#EXT-X-ENDLIST\r\n"
         let playlist = HLSPlaylist.parse(text: text, baseURL: "https://h/p.m3u8")
         #expect(playlist.findings.isEmpty, "\(playlist.findings)")
         #expect(playlist.segments.map(\.url) == ["https://h/a.ts"])
@@ -235,7 +246,8 @@ struct HLSBrokenTests {
 
     @Test("secrets in URIs do not reach messages")
     func redaction() {
-        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nhttp://cdn.example.com/a.ts?token=s3cr3t\n#EXT-X-ENDLIST\n"
+        let text =
+            "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nhttp://cdn.example.com/a.ts?token=s3cr3t\n#EXT-X-ENDLIST\n"
         let playlist = HLSPlaylist.parse(text: text, baseURL: "https://h/p.m3u8?token=other")
         #expect(playlist.findings.codes == [HLSFindingCode.appTransportSecurity])
         #expect(playlist.findings.allSatisfy { !$0.message.contains("s3cr3t") && !$0.message.contains("other") })
@@ -262,7 +274,8 @@ struct HLSCapTests {
     @Test("past the line cap the rest is ignored with a finding")
     func lineCap() {
         let limits = HLSLimits(maxLines: 1_000)
-        let playlist = HLSPlaylist.parse(text: Self.mediaPlaylist(segments: 5_000), baseURL: "https://h/p.m3u8", limits: limits)
+        let playlist = HLSPlaylist.parse(
+            text: Self.mediaPlaylist(segments: 5_000), baseURL: "https://h/p.m3u8", limits: limits)
         #expect(playlist.segments.count < 1_000)
         #expect(playlist.findings.codes.contains(HLSFindingCode.tooLarge))
     }

@@ -41,8 +41,9 @@ struct ImageFixtureTests {
 
     @Test("size, format and animation are read from the header", arguments: fixtures)
     func readsHeader(_ expected: ImageFixture) throws {
-        let info = ImageSniffer.inspect(bytes: try fixture(expected.file), contentType: expected.format.mimeType,
-                                        limits: Self.modernLimits)
+        let info = ImageSniffer.inspect(
+            bytes: try fixture(expected.file), contentType: expected.format.mimeType,
+            limits: Self.modernLimits)
         #expect(info.format == expected.format)
         #expect(info.width == expected.width)
         #expect(info.height == expected.height)
@@ -53,11 +54,14 @@ struct ImageFixtureTests {
     }
 
     /// TIFF is left out: ImageMagick writes its directory after the pixels (see `tiffDirectoryAtTheEnd`).
-    @Test("the first 512 bytes of a larger file are enough for the size", arguments: fixtures.filter { $0.format != .tiff })
+    @Test(
+        "the first 512 bytes of a larger file are enough for the size",
+        arguments: fixtures.filter { $0.format != .tiff })
     func prefixIsEnough(_ expected: ImageFixture) throws {
         let bytes = try fixture(expected.file)
-        let info = ImageSniffer.inspect(bytes: Array(bytes.prefix(512)), contentType: expected.format.mimeType,
-                                        byteCount: bytes.count, limits: Self.modernLimits)
+        let info = ImageSniffer.inspect(
+            bytes: Array(bytes.prefix(512)), contentType: expected.format.mimeType,
+            byteCount: bytes.count, limits: Self.modernLimits)
         #expect(info.width == expected.width)
         #expect(info.height == expected.height)
         #expect(info.byteCount == bytes.count)
@@ -68,7 +72,8 @@ struct ImageFixtureTests {
     @Test("a TIFF whose directory lies beyond the prefix has an unknown size, not an error")
     func tiffDirectoryAtTheEnd() throws {
         let bytes = try fixture("image-30x20.tiff")
-        let info = ImageSniffer.inspect(bytes: Array(bytes.prefix(512)), contentType: "image/tiff", byteCount: bytes.count)
+        let info = ImageSniffer.inspect(
+            bytes: Array(bytes.prefix(512)), contentType: "image/tiff", byteCount: bytes.count)
         #expect(info.format == .tiff)
         #expect(info.width == nil)
         #expect(info.findings.codes == [ImageFindingCode.dimensionsUnknown])
@@ -78,8 +83,9 @@ struct ImageFixtureTests {
     func truncatedAtEveryOffset(_ expected: ImageFixture) throws {
         let bytes = try fixture(expected.file)
         for length in 0..<bytes.count {
-            let info = ImageSniffer.inspect(bytes: Array(bytes.prefix(length)), contentType: expected.format.mimeType,
-                                            limits: Self.modernLimits)
+            let info = ImageSniffer.inspect(
+                bytes: Array(bytes.prefix(length)), contentType: expected.format.mimeType,
+                limits: Self.modernLimits)
             let problems = info.findings.filter { $0.severity >= .warning }
             #expect(!problems.isEmpty, "cut at \(length) of \(bytes.count): \(info.findings)")
         }

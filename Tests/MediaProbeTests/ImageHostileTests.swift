@@ -29,7 +29,9 @@ struct ImageHostileTests {
             code: ImageFindingCode.corrupt),
         HostileImage(
             name: "PNG IHDR with a wrong checksum",
-            bytes: { var png = syntheticPNG(width: 10, height: 10); png[29] ^= 0xFF; return png }(),
+            bytes: {
+                var png = syntheticPNG(width: 10, height: 10); png[29] ^= 0xFF; return png
+            }(),
             code: ImageFindingCode.corrupt),
         HostileImage(
             name: "PNG whose first chunk is not IHDR",
@@ -53,7 +55,8 @@ struct ImageHostileTests {
             name: "JPEG claiming 65535×65535", bytes: syntheticJPEG(width: 65535, height: 65535),
             code: ImageFindingCode.tooManyPixels),
         HostileImage(
-            name: "JPEG segment length 0", bytes: [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x00] + syntheticJPEG(width: 1, height: 1),
+            name: "JPEG segment length 0",
+            bytes: [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x00] + syntheticJPEG(width: 1, height: 1),
             code: ImageFindingCode.corrupt),
         HostileImage(
             name: "JPEG segment length 1", bytes: [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x01, 0x00],
@@ -65,12 +68,14 @@ struct ImageHostileTests {
             name: "JPEG scan before the frame header", bytes: [0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x02, 0xFF, 0xD9],
             code: ImageFindingCode.corrupt),
         HostileImage(
-            name: "JPEG ending before any frame header", bytes: [0xFF, 0xD8, 0xFF, 0xD9], code: ImageFindingCode.corrupt),
+            name: "JPEG ending before any frame header", bytes: [0xFF, 0xD8, 0xFF, 0xD9], code: ImageFindingCode.corrupt
+        ),
         HostileImage(
             name: "JPEG with a megabyte of fill bytes", bytes: [0xFF, 0xD8] + [UInt8](repeating: 0xFF, count: 1 << 20),
             code: ImageFindingCode.truncated),
         HostileImage(
-            name: "JPEG with a megabyte of stray bytes", bytes: [0xFF, 0xD8, 0xFF] + [UInt8](repeating: 0x00, count: 1 << 20),
+            name: "JPEG with a megabyte of stray bytes",
+            bytes: [0xFF, 0xD8, 0xFF] + [UInt8](repeating: 0x00, count: 1 << 20),
             code: ImageFindingCode.truncated),
         HostileImage(
             name: "JPEG with width 0", bytes: syntheticJPEG(width: 0, height: 10), code: ImageFindingCode.corrupt),
@@ -82,7 +87,9 @@ struct ImageHostileTests {
             code: ImageFindingCode.truncated, severity: .warning),
         HostileImage(
             name: "GIF with endless unterminated sub-blocks",
-            bytes: ascii("GIF89a") + le16(10) + le16(10) + [0, 0, 0] + [0x2C] + [UInt8](repeating: 0, count: 8) + [0, 2]
+            bytes: ascii("GIF89a") + le16(10) + le16(10) + [0, 0, 0] + [0x2C] + [UInt8](repeating: 0, count: 8) + [
+                0, 2,
+            ]
                 + [UInt8](repeating: 0xFE, count: 1 << 20),
             code: ImageFindingCode.truncated),
         HostileImage(
@@ -105,7 +112,8 @@ struct ImageHostileTests {
             code: ImageFindingCode.truncated),
         HostileImage(
             name: "WebP with an unknown first chunk",
-            bytes: ascii("RIFF") + le32(16) + ascii("WEBPJUNK") + le32(4) + [0, 0, 0, 0], code: ImageFindingCode.corrupt),
+            bytes: ascii("RIFF") + le32(16) + ascii("WEBPJUNK") + le32(4) + [0, 0, 0, 0], code: ImageFindingCode.corrupt
+        ),
         HostileImage(
             name: "WebP VP8 without a key frame",
             bytes: ascii("RIFF") + le32(22) + ascii("WEBPVP8 ") + le32(10) + [1, 0, 0, 0x9D, 0x01, 0x2A, 1, 0, 1, 0],
@@ -134,7 +142,8 @@ struct ImageHostileTests {
             bytes: box("ftyp", ascii("heic") + be32(0)) + fullBox("meta", box("iprp", box("ipco", []))),
             code: ImageFindingCode.corrupt),
         HostileImage(
-            name: "BMP claiming a 4 GB file", bytes: ascii("BM") + le32(0xFFFF_FFFF) + le32(0) + le32(54) + le32(40)
+            name: "BMP claiming a 4 GB file",
+            bytes: ascii("BM") + le32(0xFFFF_FFFF) + le32(0) + le32(54) + le32(40)
                 + le32(10) + le32(10), code: ImageFindingCode.truncated),
     ]
 
@@ -171,10 +180,12 @@ struct ImageHostileTests {
 
     @Test("the primary item's ispe wins over a larger thumbnail's, and irot 90° swaps the sides")
     func heifPrimaryItem() {
-        let properties = fullBox("ispe", be32(300) + be32(200)) + fullBox("ispe", be32(4000) + be32(3000)) + box("irot", [1])
+        let properties =
+            fullBox("ispe", be32(300) + be32(200)) + fullBox("ispe", be32(4000) + be32(3000)) + box("irot", [1])
         // Item 2 is primary and has properties 1 (300×200) and 3 (irot 90°); item 1 has property 2.
         let ipma = fullBox("ipma", be32(2) + be16(1) + [1, 0x82] + be16(2) + [2, 0x81, 0x03])
-        let heic = box("ftyp", ascii("mif1") + be32(0) + ascii("heic"))
+        let heic =
+            box("ftyp", ascii("mif1") + be32(0) + ascii("heic"))
             + fullBox("meta", fullBox("pitm", be16(2)) + box("iprp", box("ipco", properties) + ipma))
         let info = ImageSniffer.inspect(bytes: heic)
         #expect(info.format == .heic)
@@ -184,7 +195,9 @@ struct ImageHostileTests {
     @Test("a GIF with 100,000 frames stops counting at the cap")
     func gifFrameCap() {
         let frame: [UInt8] = [0x2C] + [UInt8](repeating: 0, count: 4) + le16(1) + le16(1) + [0, 2, 1, 0, 0]
-        let gif = ascii("GIF89a") + le16(1) + le16(1) + [0, 0, 0] + Array([[UInt8]](repeating: frame, count: 100_000).joined())
+        let gif =
+            ascii("GIF89a") + le16(1) + le16(1) + [0, 0, 0]
+            + Array([[UInt8]](repeating: frame, count: 100_000).joined())
             + [0x3B]
         let info = ImageSniffer.inspect(bytes: gif, limits: ImageLimits(maxFrames: 1000))
         #expect(info.animated)
@@ -259,9 +272,10 @@ struct ImagePolicyTests {
         let prefix = ImageSniffer.inspect(bytes: png, byteCount: 6 << 20)
         #expect(prefix.findings.codes == [ImageFindingCode.tooManyBytes])
         #expect(prefix.byteCount == 6 << 20)
-        #expect(ImageSniffer.inspect(bytes: png, limits: ImageLimits(maxBytes: 10)).findings.codes == [
-            ImageFindingCode.tooManyBytes
-        ])
+        #expect(
+            ImageSniffer.inspect(bytes: png, limits: ImageLimits(maxBytes: 10)).findings.codes == [
+                ImageFindingCode.tooManyBytes
+            ])
     }
 
     @Test(

@@ -77,9 +77,11 @@ struct SnifferTests {
         #expect(MediaSniffer.sniff(bytes) == .html)
     }
 
-    @Test("Content-Type essence", arguments: [
-        ("image/PNG", "image/png"), (" text/html ; charset=UTF-8", "text/html"), ("", nil), (";", nil),
-    ] as [(String, String?)])
+    @Test(
+        "Content-Type essence",
+        arguments: [
+            ("image/PNG", "image/png"), (" text/html ; charset=UTF-8", "text/html"), ("", nil), (";", nil),
+        ] as [(String, String?)])
     func essence(_ header: String, expected: String?) {
         #expect(MediaContentType.essence(header) == expected)
     }

@@ -15,7 +15,8 @@ struct VideoContainerTests {
     static let fixtures = [
         VideoFixture(file: "video-faststart-64x48.mp4", format: .mp4, moovFirst: true, codes: []),
         VideoFixture(
-            file: "video-moov-at-end-64x48.mp4", format: .mp4, moovFirst: false, codes: [VideoFindingCode.moovAfterMdat]),
+            file: "video-moov-at-end-64x48.mp4", format: .mp4, moovFirst: false, codes: [VideoFindingCode.moovAfterMdat]
+        ),
         VideoFixture(file: "video-64x48.mov", format: .quickTime, moovFirst: true, codes: []),
         VideoFixture(
             file: "video-64x48.webm", format: .webm, moovFirst: nil, codes: [VideoFindingCode.unsupportedContainer]),
@@ -54,7 +55,9 @@ struct VideoContainerTests {
         #expect(mov.majorBrand == "qt  ")
     }
 
-    @Test("every truncation of an MP4 is a finding, never a crash", arguments: ["video-faststart-64x48.mp4", "video-64x48.mov"])
+    @Test(
+        "every truncation of an MP4 is a finding, never a crash",
+        arguments: ["video-faststart-64x48.mp4", "video-64x48.mov"])
     func truncated(file: String) throws {
         let bytes = try fixture(file)
         for length in 1..<bytes.count {
@@ -66,11 +69,25 @@ struct VideoContainerTests {
     @Test(
         "hostile box sizes",
         arguments: [
-            ("size 0xFFFFFFFF", box("ftyp", ascii("isom") + be32(0)) + be32(0xFFFF_FFFF) + ascii("mdat"), VideoFindingCode.truncated),
+            (
+                "size 0xFFFFFFFF", box("ftyp", ascii("isom") + be32(0)) + be32(0xFFFF_FFFF) + ascii("mdat"),
+                VideoFindingCode.truncated
+            ),
             ("size 7", box("ftyp", ascii("isom") + be32(0)) + be32(7) + ascii("moov"), VideoFindingCode.corrupt),
-            ("size 0 for the last box, no moov", box("ftyp", ascii("isom") + be32(0)) + be32(0) + ascii("mdat") + [1, 2], VideoFindingCode.noMoov),
-            ("64-bit size 2⁶⁴−1", box("ftyp", ascii("isom") + be32(0)) + be32(1) + ascii("mdat") + [UInt8](repeating: 0xFF, count: 8), VideoFindingCode.corrupt),
-            ("64-bit size 8 (below its header)", box("ftyp", ascii("isom") + be32(0)) + be32(1) + ascii("mdat") + be32(0) + be32(8), VideoFindingCode.corrupt),
+            (
+                "size 0 for the last box, no moov",
+                box("ftyp", ascii("isom") + be32(0)) + be32(0) + ascii("mdat") + [1, 2], VideoFindingCode.noMoov
+            ),
+            (
+                "64-bit size 2⁶⁴−1",
+                box("ftyp", ascii("isom") + be32(0)) + be32(1) + ascii("mdat") + [UInt8](repeating: 0xFF, count: 8),
+                VideoFindingCode.corrupt
+            ),
+            (
+                "64-bit size 8 (below its header)",
+                box("ftyp", ascii("isom") + be32(0)) + be32(1) + ascii("mdat") + be32(0) + be32(8),
+                VideoFindingCode.corrupt
+            ),
             ("ftyp only", box("ftyp", ascii("isom") + be32(0)), VideoFindingCode.noMoov),
             ("a header cut short", box("ftyp", ascii("isom") + be32(0)) + [0, 0, 0], VideoFindingCode.truncated),
         ] as [(String, [UInt8], String)])
@@ -82,7 +99,8 @@ struct VideoContainerTests {
 
     @Test("100,000 empty boxes stop at the box cap")
     func boxCap() {
-        let bytes = box("ftyp", ascii("isom") + be32(0)) + Array([[UInt8]](repeating: box("free", []), count: 100_000).joined())
+        let bytes =
+            box("ftyp", ascii("isom") + be32(0)) + Array([[UInt8]](repeating: box("free", []), count: 100_000).joined())
         let info = VideoSniffer.inspect(bytes: bytes, limits: VideoLimits(maxBoxes: 500))
         #expect(info.topLevelBoxes.count == 500)
         #expect(info.findings.codes.contains(VideoFindingCode.corrupt))
@@ -91,7 +109,8 @@ struct VideoContainerTests {
     @Test(
         "Content-Type against the bytes",
         arguments: [
-            ("video/mp4", nil), ("video/quicktime", VideoFindingCode.contentType), ("application/octet-stream", VideoFindingCode.contentType),
+            ("video/mp4", nil), ("video/quicktime", VideoFindingCode.contentType),
+            ("application/octet-stream", VideoFindingCode.contentType),
             ("text/html", VideoFindingCode.contentType), (nil, nil),
         ] as [(String?, String?)])
     func contentType(_ served: String?, expected: String?) throws {
@@ -127,7 +146,8 @@ struct RangeProbeTests {
             ranges: true, total: 3032, codes: []),
         Case(
             name: "200: the server ignored the range",
-            response: RangeProbeResponse(status: 200, contentType: "video/mp4", contentLength: 3032, acceptRanges: "bytes"),
+            response: RangeProbeResponse(
+                status: 200, contentType: "video/mp4", contentLength: 3032, acceptRanges: "bytes"),
             ranges: false, total: 3032, codes: [VideoFindingCode.noRangeSupport]),
         Case(
             name: "200 for an HLS playlist is fine",

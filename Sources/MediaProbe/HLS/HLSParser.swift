@@ -61,7 +61,9 @@ struct HLSParser {
             if !sawHeader {
                 guard line.elementsEqual("#EXTM3U".utf8) else {
                     let looksLike = MediaSniffer.sniff(Array(bytes.prefix(MediaSniffer.textWindow)))
-                    let what = looksLike == .hls || looksLike == .text ? "" : " (it looks like \(looksLike.describedForHumans))"
+                    let what =
+                        looksLike == .hls || looksLike == .text
+                        ? "" : " (it looks like \(looksLike.describedForHumans))"
                     return findings.add(
                         .error(
                             HLSFindingCode.notPlaylist,
@@ -133,7 +135,9 @@ struct HLSParser {
         case "#EXT-X-MEDIA-SEQUENCE":
             markMedia()
             playlist.mediaSequence = parseDecimalInteger(value)
-            if playlist.mediaSequence == nil { malformed("EXT-X-MEDIA-SEQUENCE '\(value)' is not an integer", .warning) }
+            if playlist.mediaSequence == nil {
+                malformed("EXT-X-MEDIA-SEQUENCE '\(value)' is not an integer", .warning)
+            }
         case "#EXT-X-ENDLIST":
             markMedia()
             playlist.hasEndList = true
@@ -290,7 +294,8 @@ struct HLSParser {
             HLSVariant(
                 url: resolve(uri, playlistOrSegment: true), bandwidth: bandwidth,
                 averageBandwidth: attributes.integer("AVERAGE-BANDWIDTH"), width: width, height: height,
-                codecs: attributes.string("CODECS"), frameRate: attributes.string("FRAME-RATE").flatMap(parseDecimalFloat),
+                codecs: attributes.string("CODECS"),
+                frameRate: attributes.string("FRAME-RATE").flatMap(parseDecimalFloat),
                 audioGroup: attributes.string("AUDIO"), videoGroup: attributes.string("VIDEO"),
                 subtitlesGroup: attributes.string("SUBTITLES"), isIFrameOnly: iFrame, line: line))
     }
@@ -381,7 +386,8 @@ struct HLSParser {
         case .master: finishMaster()
         case .media: finishMedia()
         case .unknown:
-            findings.add(.error(HLSFindingCode.empty, "The playlist has an #EXTM3U header but no variants or segments."))
+            findings.add(
+                .error(HLSFindingCode.empty, "The playlist has an #EXTM3U header but no variants or segments."))
         }
         let dropped = [
             (droppedVariants, "variants", limits.maxVariants), (droppedRenditions, "renditions", limits.maxRenditions),
@@ -414,9 +420,10 @@ struct HLSParser {
         for rendition in playlist.renditions { groups[rendition.type, default: []].insert(rendition.groupID) }
         var reported: Set<String> = []
         for variant in playlist.variants {
-            for (type, group) in [("AUDIO", variant.audioGroup), ("VIDEO", variant.videoGroup),
-                ("SUBTITLES", variant.subtitlesGroup)]
-            {
+            for (type, group) in [
+                ("AUDIO", variant.audioGroup), ("VIDEO", variant.videoGroup),
+                ("SUBTITLES", variant.subtitlesGroup),
+            ] {
                 guard let group, groups[type]?.contains(group) != true, reported.insert(type + group).inserted
                 else { continue }
                 findings.add(
@@ -485,7 +492,8 @@ struct CappedFindings {
                 Finding(severity, code, "\(count - Self.capPerCode) more '\(code)' findings like the above."))
         }
         return result.enumerated().sorted {
-            $0.element.severity != $1.element.severity ? $0.element.severity > $1.element.severity : $0.offset < $1.offset
+            $0.element.severity != $1.element.severity
+                ? $0.element.severity > $1.element.severity : $0.offset < $1.offset
         }.map(\.element)
     }
 }

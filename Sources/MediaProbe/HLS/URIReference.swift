@@ -90,7 +90,8 @@ public struct URIReference: Sendable, Hashable {
             target.path = base.path
             target.query = ref.query ?? base.query
         } else {
-            target.path = ref.path.hasPrefix("/") ? removeDotSegments(ref.path) : removeDotSegments(merge(base, ref.path))
+            target.path =
+                ref.path.hasPrefix("/") ? removeDotSegments(ref.path) : removeDotSegments(merge(base, ref.path))
             target.query = ref.query
         }
         return target.text

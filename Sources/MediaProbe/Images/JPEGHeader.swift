@@ -33,7 +33,8 @@ enum JPEGHeader {
                 return parse.ranOut("the length of marker FF\(hex(marker))")
             }
             guard length >= 2 else {
-                return parse.corrupt("marker FF\(hex(marker)) at byte \(markerOffset - 1) has segment length \(length).")
+                return parse.corrupt(
+                    "marker FF\(hex(marker)) at byte \(markerOffset - 1) has segment length \(length).")
             }
             let payload = markerOffset + 3
             if isStartOfFrame(marker) {

@@ -15,7 +15,9 @@ enum PNGHeader {
             return parse.corrupt("IHDR claims \(width)×\(height) pixels (each side must be 1…2³¹−1).")
         }
         parse.setSize(width: width, height: height)
-        let validDepths: [Int: Set<Int>] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
+        let validDepths: [Int: Set<Int>] = [
+            0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16],
+        ]
         guard let depths = validDepths[colorType], depths.contains(depth) else {
             return parse.corrupt("IHDR has colour type \(colorType) with bit depth \(depth), which no decoder accepts.")
         }

@@ -89,7 +89,8 @@ public enum VideoChecks {
     {
         let type = MediaContentType.essence(response.contentType)
         let isPlaylist = type.map(MediaContentType.hlsTypes.contains) ?? false
-        var result = RangeProbeEvaluation(supportsByteRanges: false, totalBytes: nil, isPlaylist: isPlaylist, findings: [])
+        var result = RangeProbeEvaluation(
+            supportsByteRanges: false, totalBytes: nil, isPlaylist: isPlaylist, findings: [])
         let asked = "bytes=\(response.requestedRange.lowerBound)-\(response.requestedRange.upperBound)"
 
         switch response.status {
@@ -136,8 +137,9 @@ public enum VideoChecks {
         VideoSniffer.transportSecurity(url: url)
     }
 
-    private static func checkPartialContent(_ response: RangeProbeResponse, asked: String, into result: inout RangeProbeEvaluation)
-    {
+    private static func checkPartialContent(
+        _ response: RangeProbeResponse, asked: String, into result: inout RangeProbeEvaluation
+    ) {
         guard let header = response.contentRange else {
             result.findings.append(
                 .error(

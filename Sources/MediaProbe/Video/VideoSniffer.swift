@@ -122,8 +122,9 @@ public enum VideoSniffer {
             "Served as \(servedAs) but the bytes are \(format.describedForHumans) (\(format.mimeType)).")
     }
 
-    private static func inspectISOBMFF(_ bytes: [UInt8], complete: Bool, limits: VideoLimits, into info: inout VideoInfo)
-    {
+    private static func inspectISOBMFF(
+        _ bytes: [UInt8], complete: Bool, limits: VideoLimits, into info: inout VideoInfo
+    ) {
         let brands = MediaSniffer.ftypBrands(bytes)
         info.majorBrand = brands.major
         info.compatibleBrands = brands.compatible
