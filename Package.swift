@@ -34,7 +34,7 @@ let package = Package(
         .target(
             name: "WalletPass", dependencies: ["Findings", "CZip", "COpenSSL", "StrictJSON"],
             resources: [.copy("Resources/certs")]),
-        .target(name: "MediaProbe", dependencies: ["Findings"]),
+        .target(name: "MediaProbe", dependencies: ["Findings", "StrictJSON"]),
         .target(name: "FixtureServer", dependencies: ["COpenSSL"]),
         .target(name: "ArgumentKit"),
 
@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FixtureServer", "CCurl"]),
         .testTarget(name: "FixtureServerTests", dependencies: ["FixtureServer"]),
         .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "COpenSSL", "CZip"]),
-        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe"]),
+        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "Findings", "StrictJSON"]),
         .testTarget(name: "ArgumentKitTests", dependencies: ["ArgumentKit"]),
         .testTarget(name: "CLITests", dependencies: ["FixtureServer"]),
     ]

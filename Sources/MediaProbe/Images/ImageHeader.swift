@@ -21,8 +21,6 @@ struct HeaderParse {
     let complete: Bool
     let formatName: String
     var header = ImageHeader()
-    /// Set when a prefix ended before the parser was done; no finding, the answer is just partial.
-    var stoppedAtPrefixEnd = false
 
     init(_ bytes: [UInt8], complete: Bool, formatName: String) {
         self.bytes = bytes
@@ -38,9 +36,8 @@ struct HeaderParse {
                     severity, ImageFindingCode.truncated,
                     "The \(formatName) file is cut off: it ends inside \(what) (\(bytes.count) bytes).")
             )
-        } else {
-            stoppedAtPrefixEnd = true
         }
+        // A prefix that ends early is no finding: the answer is just partial (see `dimensionsUnknown`).
     }
 
     mutating func corrupt(_ message: String, severity: Severity = .error) {
