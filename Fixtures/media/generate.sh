@@ -64,6 +64,16 @@ ffmpeg -loglevel error -y -f lavfi -i "$SRC" -c:v libx264 -preset ultrafast -crf
 ffmpeg -loglevel error -y -f lavfi -i "$SRC" -c:v libvpx -b:v 20k video-64x48.webm
 ffmpeg -loglevel error -y -f lavfi -i "testsrc=size=32x24:rate=2:duration=1" -c:v mpeg2video -b:v 20k \
     -f mpegts video-32x24.ts
+# HEVC: ffmpeg tags HEVC in MP4 as 'hev1' by default, which AVPlayer refuses; '-tag:v hvc1' is what plays.
+ffmpeg -loglevel error -y -f lavfi -i "testsrc=size=64x48:rate=5:duration=1" -c:v libx265 -x265-params log-level=none \
+    -crf 45 -pix_fmt yuv420p -movflags +faststart video-hevc-hev1-64x48.mp4
+ffmpeg -loglevel error -y -f lavfi -i "testsrc=size=64x48:rate=5:duration=1" -c:v libx265 -x265-params log-level=none \
+    -crf 45 -pix_fmt yuv420p -tag:v hvc1 -movflags +faststart video-hevc-hvc1-64x48.mp4
+# A portrait phone video: stored 64x48 with a 90° rotation matrix, shown 48x64. Plus an audio-only MP4.
+# (ffmpeg 5.1 writes the rotation matrix only when stream-copying, hence the second pass.)
+ffmpeg -loglevel error -y -i video-faststart-64x48.mp4 -c copy -metadata:s:v:0 rotate=90 -movflags +faststart \
+    video-rotated-64x48.mp4
+ffmpeg -loglevel error -y -f lavfi -i "sine=frequency=440:duration=1" -c:a aac -b:a 16k -movflags +faststart audio-only.m4a
 # HLS: a tiny VOD media playlist written by ffmpeg (the segment itself is not kept: tests only parse the text).
 tmp=$(mktemp -d)
 ffmpeg -loglevel error -y -f lavfi -i "testsrc=size=32x24:rate=2:duration=4" -c:v libx264 -preset ultrafast \

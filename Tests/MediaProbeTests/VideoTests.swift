@@ -45,6 +45,54 @@ struct VideoContainerTests {
         #expect(info.findings.codes == expected.codes)
     }
 
+    @Test(
+        "the movie header: display size, codecs, duration",
+        arguments: [
+            ("video-faststart-64x48.mp4", 64, 48, "avc1", [String]()),
+            ("video-64x48.mov", 64, 48, "avc1", []),
+            ("video-rotated-64x48.mp4", 48, 64, "avc1", []),  // a 90° matrix: shown portrait
+            ("video-hevc-hvc1-64x48.mp4", 64, 48, "hvc1", []),
+            ("video-hevc-hev1-64x48.mp4", 64, 48, "hev1", [VideoFindingCode.codec]),
+        ] as [(String, Int, Int, String, [String])])
+    func movieHeader(file: String, width: Int, height: Int, codec: String, codes: [String]) throws {
+        let info = VideoSniffer.inspect(bytes: try fixture(file))
+        #expect(info.width == width && info.height == height)
+        #expect(info.videoCodec == codec)
+        #expect(abs((info.durationSeconds ?? 0) - 1.0) < 0.05)
+        #expect(info.findings.codes == codes)
+        #expect(info.isPlayable == codes.isEmpty)
+    }
+
+    @Test("an audio-only MP4 has no video track")
+    func audioOnly() throws {
+        let info = VideoSniffer.inspect(bytes: try fixture("audio-only.m4a"), contentType: "audio/mp4")
+        #expect(info.audioCodec == "mp4a")
+        #expect(info.videoCodec == nil && info.width == nil)
+        #expect(info.findings.codes == [VideoFindingCode.noVideoTrack])
+    }
+
+    @Test(
+        "every truncation of a moov box is handled",
+        arguments: ["video-rotated-64x48.mp4", "video-hevc-hev1-64x48.mp4"])
+    func truncatedMoov(file: String) throws {
+        let bytes = try fixture(file)
+        let whole = VideoSniffer.inspect(bytes: bytes)
+        var seenSize = false
+        for length in 0..<bytes.count {
+            // A prefix of a longer file: no truncation error; the movie header is read once it is whole, and from
+            // then on it gives the same answer as the whole file.
+            let info = VideoSniffer.inspect(bytes: Array(bytes.prefix(length)), byteCount: bytes.count)
+            #expect(!info.findings.codes.contains(VideoFindingCode.truncated))
+            if info.width != nil {
+                seenSize = true
+                #expect(info.width == whole.width && info.height == whole.height && info.videoCodec == whole.videoCodec)
+            } else {
+                #expect(!seenSize, "the size disappeared at \(length)")
+            }
+        }
+        #expect(seenSize)
+    }
+
     @Test("brands")
     func brands() throws {
         let mp4 = VideoSniffer.inspect(bytes: try fixture("video-faststart-64x48.mp4"))

@@ -38,14 +38,18 @@ extension ImageInfo {
 }
 
 extension VideoInfo {
-    /// `{"format", "mimeType", "majorBrand", "compatibleBrands", "moovBeforeMdat", "bytes", "playable", "findings"}`.
+    /// `{"format", "mimeType", "majorBrand", "compatibleBrands", "moovBeforeMdat", "width", "height",
+    /// "durationSeconds", "videoCodec", "audioCodec", "bytes", "playable", "findings"}`.
     public var json: JSONValue {
         .object(
             JSONObject([
                 ("format", .string(format.rawValue)), ("mimeType", .string(format.mimeType)),
                 ("majorBrand", majorBrand.map(JSONValue.string) ?? .null),
                 ("compatibleBrands", .array(compatibleBrands.map(JSONValue.string))),
-                ("moovBeforeMdat", optional(moovBeforeMdat)), ("bytes", .int(byteCount)),
+                ("moovBeforeMdat", optional(moovBeforeMdat)), ("width", optional(width)),
+                ("height", optional(height)), ("durationSeconds", optional(durationSeconds)),
+                ("videoCodec", videoCodec.map(JSONValue.string) ?? .null),
+                ("audioCodec", audioCodec.map(JSONValue.string) ?? .null), ("bytes", .int(byteCount)),
                 ("playable", .bool(isPlayable)), ("findings", .array(findings.map(findingJSON))),
             ]))
     }

@@ -10,6 +10,10 @@ public enum VideoFindingCode {
     public static let moovAfterMdat = "video.moovAfterMdat"
     /// A whole MP4/MOV file without any `moov` box: nothing can play it (error).
     public static let noMoov = "video.noMoov"
+    /// A video codec AVPlayer does not play (HEVC tagged `hev1`, VP8/VP9) or plays only on some devices (AV1).
+    public static let codec = "video.codec"
+    /// An MP4/MOV without a video track (audio only) (warning).
+    public static let noVideoTrack = "video.noVideoTrack"
     /// The file is cut off inside a box (error).
     public static let truncated = "video.truncated"
     /// A box with an impossible size (error).

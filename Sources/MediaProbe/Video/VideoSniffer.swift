@@ -26,6 +26,15 @@ public struct VideoInfo: Sendable, Hashable {
     public var topLevelBoxes: [String]
     /// True when `moov` comes before `mdat` ("fast start"), false when after, nil when the bytes do not tell.
     public var moovBeforeMdat: Bool?
+    /// Display size of the first video track (rotation applied), when `moov` is within the bytes.
+    public var width: Int?
+    public var height: Int?
+    /// Movie duration in seconds, when `moov` is within the bytes.
+    public var durationSeconds: Double?
+    /// The first video track's codec (`avc1`, `hvc1`, `hev1`, `av01`…), when `moov` is within the bytes.
+    public var videoCodec: String?
+    /// The first audio track's codec (`mp4a`, `ac-3`…), when there is one.
+    public var audioCodec: String?
     /// Size of the whole resource in bytes.
     public var byteCount: Int
     /// Everything worth telling, most severe first.
@@ -55,7 +64,8 @@ public enum VideoSniffer {
         let format = MediaSniffer.sniff(bytes)
         var info = VideoInfo(
             format: format, majorBrand: nil, compatibleBrands: [], topLevelBoxes: [], moovBeforeMdat: nil,
-            byteCount: total, findings: [])
+            width: nil, height: nil, durationSeconds: nil, videoCodec: nil, audioCodec: nil, byteCount: total,
+            findings: [])
         let servedAs = MediaContentType.essence(contentType)
         let served = servedAs.map { " (served as \($0))" } ?? ""
         switch format {
@@ -103,6 +113,49 @@ public enum VideoSniffer {
     /// The App Transport Security check for a video, poster or HLS URL.
     public static func transportSecurity(url: String) -> Finding? {
         AppTransportSecurity.finding(url: url, code: VideoFindingCode.appTransportSecurity, what: "media")
+    }
+
+    /// Codecs AVPlayer on iOS plays in MP4/MOV without caveats.
+    static let playableVideoCodecs: Set<String> = [
+        "avc1", "avc3", "hvc1", "mp4v", "jpeg", "apcn", "apch", "apcs", "ap4h",
+    ]
+
+    private static func checkMovie(_ movie: MovieHeader, into info: inout VideoInfo) {
+        info.durationSeconds = movie.durationSeconds
+        info.audioCodec = movie.tracks.first { $0.handler == "soun" }?.codec
+        guard let video = movie.videoTrack else {
+            info.findings.append(
+                .warning(
+                    VideoFindingCode.noVideoTrack,
+                    "The movie has no video track (\(movie.tracks.count) track(s), e.g. audio only); the card "
+                        + "shows a black player."))
+            return
+        }
+        info.width = video.width
+        info.height = video.height
+        info.videoCodec = video.codec
+        guard let codec = video.codec, !playableVideoCodecs.contains(codec) else { return }
+        switch codec {
+        case "hev1":
+            info.findings.append(
+                .error(
+                    VideoFindingCode.codec,
+                    "The HEVC track is tagged 'hev1'; AVPlayer plays HEVC in MP4/MOV only when tagged 'hvc1'. "
+                        + "Re-mux with `-tag:v hvc1`."))
+        case "av01":
+            info.findings.append(
+                .warning(
+                    VideoFindingCode.codec,
+                    "AV1 video decodes only on iOS 17+ devices with AV1 hardware (A17 Pro, M3 and later)."))
+        case "vp09", "vp08":
+            info.findings.append(
+                .error(
+                    VideoFindingCode.codec, "\(codec == "vp09" ? "VP9" : "VP8") video in MP4 does not play in AVPlayer."
+                ))
+        default:
+            info.findings.append(
+                .warning(VideoFindingCode.codec, "The video codec '\(codec)' is unusual; AVPlayer may not play it."))
+        }
     }
 
     static func contentTypeFinding(servedAs: String, format: MediaFormat) -> Finding {
@@ -157,6 +210,9 @@ public enum VideoSniffer {
                 .error(VideoFindingCode.truncated, "The file is cut off inside a box header at byte \(offset)."))
         case .ranOut, .end:
             break
+        }
+        if let moovBox = walk.boxes.first(where: { $0.type == "moov" }), moovBox.end <= bytes.count {
+            checkMovie(MovieHeader(bytes, moov: moovBox, maxBoxes: limits.maxBoxes), into: &info)
         }
         let fragmented = info.topLevelBoxes.contains("moof")
         if complete, moov == nil, walk.stop == .end {
