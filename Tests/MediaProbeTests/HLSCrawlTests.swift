@@ -120,6 +120,23 @@ struct HLSCrawlTests {
         #expect(!crawl.findings[0].message.contains("abc"))
     }
 
+    @Test(
+        "a playlist's Content-Type matters only when its URL does not end in .m3u8",
+        arguments: [
+            ("https://h/p.m3u8", "text/plain", false), ("https://h/p", "application/vnd.apple.mpegurl", false),
+            ("https://h/p", "application/x-mpegURL; charset=utf-8", false), ("https://h/p", "text/plain", true),
+            ("https://h/p?format=m3u8", "application/octet-stream", true),
+        ])
+    func playlistContentType(url: String, contentType: String, warns: Bool) {
+        var crawl = HLSCrawl(url: url)
+        guard let root = crawl.next() else {
+            Issue.record("the crawl handed out no root request")
+            return
+        }
+        crawl.record(root, body: media(["a.ts"]), contentType: contentType)
+        #expect(crawl.findings.codes.contains(VideoFindingCode.contentType) == warns)
+    }
+
     @Test("relative URIs resolve against the final URL after a redirect")
     func redirectBase() {
         var crawl = HLSCrawl(url: "https://old.example.com/m.m3u8")

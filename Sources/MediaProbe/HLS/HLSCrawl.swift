@@ -151,12 +151,18 @@ public struct HLSCrawl: Sendable {
     ///   - fetch: The request, as returned by ``next()``.
     ///   - body: The bytes received (for a segment, its first bytes are enough).
     ///   - finalURL: The URL after redirects, which relative URIs resolve against; nil means `fetch.url`.
-    public mutating func record(_ fetch: HLSFetch, body: [UInt8], finalURL: String? = nil) {
+    ///   - contentType: The response's Content-Type, when known; a playlist must be served as one (or end in .m3u8).
+    public mutating func record(
+        _ fetch: HLSFetch, body: [UInt8], finalURL: String? = nil, contentType: String? = nil
+    ) {
         let path = Redaction.redactURL(fetch.url)
         guard fetch.purpose.isPlaylist else { return checkSegment(fetch, body: body, path: path) }
         let playlist = HLSPlaylist.parse(bytes: body, baseURL: finalURL ?? fetch.url, limits: limits.playlist)
         playlists.append((fetch.url, playlist))
         findings += playlist.findings.map { with(path, $0) }
+        if playlist.kind != .unknown, let contentType, let finding = Self.playlistType(contentType, url: fetch.url) {
+            findings.append(with(path, finding))
+        }
         switch (playlist.kind, fetch.purpose) {
         case (.master, .rootPlaylist):
             enqueue(HLSPlanner.playlistsToFetch(from: playlist), from: path)
@@ -208,6 +214,19 @@ public struct HLSCrawl: Sendable {
             visited.insert(key)
             queue.append(fetch)
         }
+    }
+
+    /// AVPlayer recognises a playlist by its media type, or failing that by a `.m3u8` path.
+    static func playlistType(_ contentType: String, url: String) -> Finding? {
+        guard let type = MediaContentType.essence(contentType), !MediaContentType.hlsTypes.contains(type) else {
+            return nil
+        }
+        let path = URIReference(url).path.lowercased()
+        if path.hasSuffix(".m3u8") || path.hasSuffix(".m3u") { return nil }
+        return .warning(
+            VideoFindingCode.contentType,
+            "The playlist is served as \(type) and its URL does not end in .m3u8; AVPlayer may not recognise it. "
+                + "Serve application/vnd.apple.mpegurl.")
     }
 
     private mutating func checkSegment(_ fetch: HLSFetch, body: [UInt8], path: String) {

@@ -74,7 +74,8 @@ public enum ImageSniffer {
     /// - Parameters:
     ///   - bytes: The resource, or its first bytes when `byteCount` says it is longer. A few KB are enough for the
     ///     size of every format; GIF frame counting and truncation checks need the whole file.
-    ///   - contentType: The HTTP `Content-Type` it was served with, if any, compared against the bytes.
+    ///   - contentType: The HTTP `Content-Type` it was served with, compared against the bytes. Nil means "not
+    ///     known" (a local file) and skips the comparison; pass `""` when the server sent no Content-Type.
     ///   - byteCount: The resource's full size when `bytes` is only a prefix; nil means `bytes` is everything.
     ///   - limits: Policy thresholds.
     /// - Returns: The format, size, animation and findings. Never throws: bad input is a finding.
@@ -132,7 +133,7 @@ public enum ImageSniffer {
         info.frameCount = header.frameCount
 
         checkContentType(format: format, servedAs: servedAs, contentType: contentType, into: &info.findings)
-        checkPolicy(&info, limits: limits, served: served)
+        checkPolicy(&info, limits: limits)
         if info.width == nil, !info.findings.contains(where: { $0.severity == .error }) {
             info.findings.append(
                 .info(
@@ -175,7 +176,7 @@ public enum ImageSniffer {
                     + "caches, proxies and image loaders that trust the header may refuse it."))
     }
 
-    private static func checkPolicy(_ info: inout ImageInfo, limits: ImageLimits, served: String) {
+    private static func checkPolicy(_ info: inout ImageInfo, limits: ImageLimits) {
         let format = info.format
         if let needed = format.minimumIOSMajorVersion, needed > limits.deploymentTargetMajorVersion {
             info.findings.append(
