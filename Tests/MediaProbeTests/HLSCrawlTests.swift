@@ -51,7 +51,7 @@ struct HLSCrawlTests {
             fetched.filter { $0.purpose == .segment }.map(\.url).sorted()
                 == [
                     "https://cdn.example.com/hi/hi0.ts", "https://cdn.example.com/v/audio/en0.ts",
-                    "https://cdn.example.com/v/low/a.ts", "https://cdn.example.com/v/low/a.ts",
+                    "https://cdn.example.com/v/low/a.ts",  // in the variant and the I-frame playlist: fetched once
                 ].sorted())
         #expect(crawl.playlists.count == 5)
     }

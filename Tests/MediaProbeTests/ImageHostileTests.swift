@@ -206,6 +206,22 @@ struct ImageHostileTests {
         #expect(uncapped.frameCount == 100_000)
     }
 
+    @Test("an animated WebP: frames counted, capped, or missing")
+    func webpFrames() {
+        func animated(frames: Int) -> [UInt8] {
+            let vp8x = ascii("VP8X") + le32(10) + [0x02, 0, 0, 0] + [9, 0, 0] + [9, 0, 0]
+            let body =
+                ascii("WEBP") + vp8x + Array([[UInt8]](repeating: ascii("ANMF") + le32(0), count: frames).joined())
+            return ascii("RIFF") + le32(UInt32(body.count)) + body
+        }
+        let three = ImageSniffer.inspect(bytes: animated(frames: 3))
+        #expect(three.width == 10 && three.frameCount == 3 && three.animated)
+        let many = ImageSniffer.inspect(bytes: animated(frames: 5_000), limits: ImageLimits(maxFrames: 100))
+        #expect(many.findings.codes.contains(ImageFindingCode.tooManyFrames))
+        let none = ImageSniffer.inspect(bytes: animated(frames: 0))
+        #expect(none.findings.codes.contains(ImageFindingCode.corrupt))
+    }
+
     @Test("a JPEG with 100,000 APP segments stops at the structure cap")
     func jpegSegmentCap() {
         let segment: [UInt8] = [0xFF, 0xE2] + be16(2)

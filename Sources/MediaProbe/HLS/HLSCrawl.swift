@@ -189,7 +189,11 @@ public struct HLSCrawl: Sendable {
 
     private mutating func enqueue(_ fetches: [HLSFetch], from path: String) {
         for fetch in fetches {
-            let key = HLSPlanner.withoutFragment(fetch.url)
+            var key = HLSPlanner.withoutFragment(fetch.url)
+            if let range = fetch.byteRange { key += " " + range.rangeHeader }
+            if !fetch.purpose.isPlaylist && visited.contains(key) {
+                continue  // two playlists sharing a segment (the I-frame playlist usually does): fetch it once
+            }
             if fetch.purpose.isPlaylist {
                 guard !visited.contains(key) else {
                     findings.append(

@@ -55,7 +55,13 @@ enum WebPHeader {
             }
             if type == "ANMF" {
                 frames += 1
-                if frames >= maxFrames { break }
+                if frames >= maxFrames {
+                    parse.header.findings.append(
+                        .warning(
+                            ImageFindingCode.tooManyFrames,
+                            "The WebP animation has more than \(maxFrames) frames; counting stopped there."))
+                    return
+                }
             }
             offset += 8 + size + (size & 1)
         }
