@@ -104,8 +104,11 @@ struct VideoContainerTests {
     }
 
     @Test(
-        "every truncation of an MP4 is a finding, never a crash",
-        arguments: ["video-faststart-64x48.mp4", "video-64x48.mov"])
+        "every truncation of a video file is an error finding, never a crash",
+        arguments: [
+            "video-faststart-64x48.mp4", "video-64x48.mov", "video-hevc-hvc1-64x48.mp4", "video-64x48.webm",
+            "video-32x24.ts",
+        ])
     func truncated(file: String) throws {
         let bytes = try fixture(file)
         for length in 1..<bytes.count {

@@ -416,6 +416,14 @@ struct HLSParser {
         if playlist.variants.allSatisfy(\.isIFrameOnly) {
             findings.add(.error(HLSFindingCode.noVariants, "The master playlist lists no playable variant streams."))
         }
+        // Apple's HLS authoring spec requires HEVC to be signalled as 'hvc1'; AVPlayer skips 'hev1' variants.
+        if let hev1 = playlist.variants.first(where: { $0.codecs?.contains("hev1.") == true }) {
+            findings.add(
+                .warning(
+                    VideoFindingCode.codec,
+                    "Line \(hev1.line): CODECS lists HEVC as 'hev1'; AVPlayer plays HEVC only as 'hvc1', so it "
+                        + "skips such variants."))
+        }
         var groups: [String: Set<String>] = [:]
         for rendition in playlist.renditions { groups[rendition.type, default: []].insert(rendition.groupID) }
         var reported: Set<String> = []
