@@ -28,12 +28,14 @@ public struct HLSFetch: Sendable, Hashable {
 
     /// Absolute URL to request.
     public var url: String
+    /// What the body is for.
     public var purpose: Purpose
     /// Send `Range: bytes=offset-(offset+length-1)` when set (byte-range segments).
     public var byteRange: HLSByteRange?
     /// The playlist that listed it (nil for the root).
     public var referrer: String?
 
+    /// A request; the crawl makes these, tests and callers may too.
     public init(url: String, purpose: Purpose, byteRange: HLSByteRange? = nil, referrer: String? = nil) {
         self.url = url
         self.purpose = purpose
@@ -92,6 +94,7 @@ public struct HLSCrawlLimits: Sendable, Hashable {
     /// Parser caps for each playlist.
     public var playlist: HLSLimits
 
+    /// Caps with documented defaults.
     public init(maxPlaylists: Int = 64, playlist: HLSLimits = HLSLimits()) {
         self.maxPlaylists = maxPlaylists
         self.playlist = playlist

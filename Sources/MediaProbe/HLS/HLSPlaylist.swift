@@ -15,6 +15,7 @@ public struct HLSLimits: Sendable, Hashable {
     /// A target duration above this many seconds is absurd for inbox video. Default 60 (RFC 8216 suggests 10).
     public var maxTargetDuration: Int
 
+    /// Caps with documented defaults.
     public init(
         maxBytes: Int = 8 << 20, maxLines: Int = 200_000, maxVariants: Int = 500, maxRenditions: Int = 500,
         maxSegments: Int = 100_000, maxTargetDuration: Int = 60
@@ -34,15 +35,21 @@ public struct HLSVariant: Sendable, Hashable {
     public var url: String
     /// `BANDWIDTH` in bits per second (required by RFC 8216; nil when missing or malformed).
     public var bandwidth: Int?
+    /// `AVERAGE-BANDWIDTH` in bits per second.
     public var averageBandwidth: Int?
     /// `RESOLUTION`, when given.
     public var width: Int?
+    /// See ``width``.
     public var height: Int?
+    /// `CODECS`, e.g. `avc1.4d401e,mp4a.40.2`.
     public var codecs: String?
+    /// `FRAME-RATE`.
     public var frameRate: Double?
     /// Rendition group ids this variant refers to.
     public var audioGroup: String?
+    /// See ``audioGroup``.
     public var videoGroup: String?
+    /// See ``audioGroup``.
     public var subtitlesGroup: String?
     /// True for `EXT-X-I-FRAME-STREAM-INF` (trick-play) streams.
     public var isIFrameOnly: Bool
@@ -54,11 +61,15 @@ public struct HLSVariant: Sendable, Hashable {
 public struct HLSRendition: Sendable, Hashable {
     /// `TYPE`: AUDIO, VIDEO, SUBTITLES or CLOSED-CAPTIONS.
     public var type: String
+    /// `GROUP-ID`, which variants name in their `AUDIO`/`VIDEO`/`SUBTITLES` attributes.
     public var groupID: String
+    /// `NAME`, shown to the user.
     public var name: String
+    /// `LANGUAGE` (RFC 5646), when given.
     public var language: String?
     /// The rendition playlist's URL, resolved; nil when the rendition is carried inside the variant streams.
     public var url: String?
+    /// 1-based line of the tag.
     public var line: Int
 }
 
@@ -69,6 +80,7 @@ public struct HLSByteRange: Sendable, Hashable {
     /// Number of bytes.
     public var length: Int
 
+    /// A range of `length` bytes starting at `offset`.
     public init(offset: Int, length: Int) {
         self.offset = offset
         self.length = length
@@ -84,14 +96,19 @@ public struct HLSSegment: Sendable, Hashable {
     public var url: String
     /// `EXTINF` duration in seconds.
     public var duration: Double
+    /// The `EXTINF` title after the comma, when not empty.
     public var title: String?
+    /// `EXT-X-BYTERANGE` for this segment (an offset inherited from the previous range is filled in).
     public var byteRange: HLSByteRange?
     /// The init segment (`EXT-X-MAP`) in force for this segment, resolved.
     public var initSegmentURL: String?
+    /// The init segment's `BYTERANGE`, when given.
     public var initSegmentByteRange: HLSByteRange?
-    /// `METHOD` and key URL of the `EXT-X-KEY` in force (nil method = not encrypted).
+    /// `METHOD` of the `EXT-X-KEY` in force: `AES-128`, `SAMPLE-AES`…; nil when not encrypted.
     public var keyMethod: String?
+    /// The key's URL, resolved (may be `skd://` for FairPlay); not fetched by the planner.
     public var keyURL: String?
+    /// 1-based line of the `EXTINF` tag.
     public var line: Int
 }
 
@@ -102,16 +119,21 @@ public struct HLSPlaylist: Sendable, Hashable {
         case master, media, unknown
     }
 
+    /// Master, media or unknown (see ``Kind``).
     public var kind: Kind
     /// The URL the playlist was fetched from (after redirects); relative URIs are resolved against it.
     public var baseURL: String
+    /// `EXT-X-VERSION`, when given.
     public var version: Int?
-    // Master playlist.
+    /// Master playlist: the variant streams (capped at ``HLSLimits/maxVariants``), in playlist order.
     public var variants: [HLSVariant]
+    /// Master playlist: the `EXT-X-MEDIA` renditions (capped at ``HLSLimits/maxRenditions``).
     public var renditions: [HLSRendition]
-    // Media playlist.
+    /// Media playlist: the segments (capped at ``HLSLimits/maxSegments``), in playlist order.
     public var segments: [HLSSegment]
+    /// Media playlist: `EXT-X-TARGETDURATION` in seconds.
     public var targetDuration: Int?
+    /// Media playlist: `EXT-X-MEDIA-SEQUENCE`.
     public var mediaSequence: Int?
     /// `EXT-X-PLAYLIST-TYPE` (VOD or EVENT) when given.
     public var playlistType: String?

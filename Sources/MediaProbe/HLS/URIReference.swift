@@ -4,11 +4,15 @@
 /// on edge cases (dot segments, empty paths, `?`-only references) and the pipeline needs one stable answer.
 /// No percent-decoding or normalisation beyond dot-segment removal is done: the result is what a player requests.
 public struct URIReference: Sendable, Hashable {
+    /// The scheme without `:` (`https`), nil for a relative reference.
     public var scheme: String?
     /// The authority without the leading `//`; nil when the reference has none (distinct from empty).
     public var authority: String?
+    /// The path, possibly empty; never percent-decoded.
     public var path: String
+    /// The query without `?`; nil when there is no `?` (distinct from empty).
     public var query: String?
+    /// The fragment without `#`; nil when there is no `#`.
     public var fragment: String?
 
     /// Splits a reference with the regular expression of RFC 3986 appendix B (which accepts any string).

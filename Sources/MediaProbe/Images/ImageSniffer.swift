@@ -24,6 +24,7 @@ public struct ImageLimits: Sendable, Hashable {
     /// Chunks (PNG), marker segments (JPEG) or boxes per level (HEIF) walked before giving up. Default 10,000.
     public var maxStructures: Int
 
+    /// Thresholds with the documented defaults.
     public init(
         maxBytes: Int = 5 << 20, decodedBytesWarning: Int = 48 << 20, decodedBytesError: Int = 256 << 20,
         downsamplePixelSize: Int = 1200, oversizeFactor: Int = 2, deploymentTargetMajorVersion: Int = 13,

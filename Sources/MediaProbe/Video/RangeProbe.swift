@@ -15,6 +15,7 @@ public struct RangeProbeResponse: Sendable, Hashable {
     /// The range that was asked for (first and last byte, inclusive). Default `0...1`, what AVPlayer asks first.
     public var requestedRange: ClosedRange<Int64>
 
+    /// A probe answer; headers default to "not sent".
     public init(
         status: Int, contentType: String? = nil, contentLength: Int64? = nil, contentRange: String? = nil,
         acceptRanges: String? = nil, requestedRange: ClosedRange<Int64> = 0...1
@@ -30,8 +31,11 @@ public struct RangeProbeResponse: Sendable, Hashable {
 
 /// A parsed `Content-Range: bytes first-last/total` (RFC 9110 §14.4); `total` is nil for `*`.
 public struct ContentRange: Sendable, Hashable {
+    /// First byte sent.
     public var first: Int64
+    /// Last byte sent (inclusive).
     public var last: Int64
+    /// The full length, nil for `*` (unknown).
     public var total: Int64?
 
     /// Parses the header value; nil when it is not a satisfied byte range (e.g. `bytes */100`, garbage, last < first,

@@ -8,6 +8,7 @@ public struct VideoLimits: Sendable, Hashable {
     /// Top-level ISO-BMFF boxes walked before giving up. Default 1,000.
     public var maxBoxes: Int
 
+    /// Thresholds with the documented defaults.
     public init(maxProgressiveBytes: Int64 = 100 << 20, maxBoxes: Int = 1_000) {
         self.maxProgressiveBytes = maxProgressiveBytes
         self.maxBoxes = maxBoxes
@@ -28,6 +29,7 @@ public struct VideoInfo: Sendable, Hashable {
     public var moovBeforeMdat: Bool?
     /// Display size of the first video track (rotation applied), when `moov` is within the bytes.
     public var width: Int?
+    /// See ``width``.
     public var height: Int?
     /// Movie duration in seconds, when `moov` is within the bytes.
     public var durationSeconds: Double?
