@@ -3,6 +3,8 @@ internal import Findings
 /// The line-by-line state machine behind ``HLSPlaylist/parse(bytes:baseURL:limits:)``.
 struct HLSParser {
     private let baseURL: String
+    /// The base split once: a media playlist resolves every segment URI against it.
+    private let base: URIReference
     private let limits: HLSLimits
     private var playlist: HLSPlaylist
     private var findings = CappedFindings()
@@ -26,6 +28,7 @@ struct HLSParser {
 
     init(baseURL: String, limits: HLSLimits) {
         self.baseURL = baseURL
+        base = URIReference(baseURL)
         self.limits = limits
         playlist = HLSPlaylist(
             kind: .unknown, baseURL: baseURL, version: nil, variants: [], renditions: [], segments: [],
@@ -338,7 +341,7 @@ struct HLSParser {
 
     /// Resolves a URI against the playlist URL; counts plain-http URIs for one ATS finding at the end.
     private mutating func resolve(_ uri: String, playlistOrSegment: Bool) -> String {
-        guard let resolved = URIReference.resolve(uri, against: baseURL) else {
+        guard let resolved = URIReference.resolve(uri, against: base) else {
             findings.add(
                 .error(
                     HLSFindingCode.badURI,
@@ -349,7 +352,7 @@ struct HLSParser {
         if AppTransportSecurity.isPlainHTTP(resolved) {
             plainHTTP += 1
             if firstPlainHTTP == nil { firstPlainHTTP = resolved }
-        } else if playlistOrSegment, !resolved.lowercased().hasPrefix("https://") {
+        } else if playlistOrSegment, resolved.prefix(8).lowercased() != "https://" {
             findings.add(
                 .error(
                     HLSFindingCode.badURI,

@@ -75,6 +75,11 @@ public struct URIReference: Sendable, Hashable {
     /// Resolves `reference` against `base` (RFC 3986 §5.2.2, strict). Returns nil when `base` is not absolute and
     /// `reference` is relative, since there is then nothing to resolve against.
     public static func resolve(_ reference: String, against base: String) -> String? {
+        resolve(reference, against: URIReference(base))
+    }
+
+    /// ``resolve(_:against:)`` with the base already split, for resolving many references against one playlist.
+    static func resolve(_ reference: String, against base: URIReference) -> String? {
         let ref = URIReference(reference)
         if ref.scheme != nil {
             return URIReference(
@@ -82,7 +87,6 @@ public struct URIReference: Sendable, Hashable {
                 fragment: ref.fragment
             ).text
         }
-        let base = URIReference(base)
         guard base.scheme != nil else { return nil }
         var target = URIReference(
             scheme: base.scheme, authority: base.authority, path: "", query: nil, fragment: ref.fragment)
