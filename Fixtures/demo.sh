@@ -15,5 +15,5 @@ echo "    exit code $status (0 = nothing at/above --fail-on error, 1 = findings,
 echo
 echo "==> inbox-assets resolve $campaign --sdk all --platform all --format json > out/demo-resolve.json"
 "$bin" resolve "$campaign" --sdk all --platform all --format json --fail-on never > out/demo-resolve.json
-echo "    $(grep -o '"cards":[0-9]*' out/demo-resolve.json | head -1 | cut -d: -f2) cards written to out/demo-resolve.json"
+echo "    $(grep -o '"cards": [0-9]*' out/demo-resolve.json | head -1 | cut -d' ' -f2) cards written to out/demo-resolve.json"
 [ $status -le 1 ]

@@ -1,4 +1,6 @@
+import Findings
 import Foundation
+import InboxCards
 
 /// Exit codes (README "Exit codes"; DESIGN.md "CLI contract").
 enum ExitCode {
@@ -36,9 +38,16 @@ enum Console {
 struct CommandFailure: Error {
     var message: String
     var status: Int32
+    /// The operand the failure is about, when it is about one input.
+    var source: String? = nil
 
-    static func invalidInput(_ message: String) -> CommandFailure {
-        CommandFailure(message: message, status: ExitCode.invalidInput)
+    /// The failure as an `input.unreadable` finding, so JSON reports list it next to the other inputs.
+    var finding: SourcedFinding {
+        SourcedFinding(source: source ?? "-", finding: .error("input.unreadable", message))
+    }
+
+    static func invalidInput(_ message: String, source: String? = nil) -> CommandFailure {
+        CommandFailure(message: message, status: ExitCode.invalidInput, source: source)
     }
 }
 
@@ -52,11 +61,13 @@ enum InputFiles {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: operand, isDirectory: &isDirectory) else {
-            throw .invalidInput("cannot read '\(operand)': no such file")
+            throw .invalidInput("cannot read '\(operand)': no such file", source: operand)
         }
-        guard !isDirectory.boolValue else { throw .invalidInput("cannot read '\(operand)': is a directory") }
+        guard !isDirectory.boolValue else {
+            throw .invalidInput("cannot read '\(operand)': is a directory", source: operand)
+        }
         guard let data = FileManager.default.contents(atPath: operand) else {
-            throw .invalidInput("cannot read '\(operand)': permission denied or unreadable")
+            throw .invalidInput("cannot read '\(operand)': permission denied or unreadable", source: operand)
         }
         return [UInt8](data)
     }

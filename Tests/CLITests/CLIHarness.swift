@@ -24,7 +24,9 @@ enum CLI {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    static func fixture(_ relative: String) -> String { packageRoot.appendingPathComponent("Fixtures/" + relative).path }
+    static func fixture(_ relative: String) -> String {
+        packageRoot.appendingPathComponent("Fixtures/" + relative).path
+    }
 
     /// Runs `inbox-assets ARGS` with optional standard input and extra environment.
     static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws
