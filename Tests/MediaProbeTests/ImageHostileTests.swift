@@ -206,6 +206,16 @@ struct ImageHostileTests {
         #expect(uncapped.frameCount == 100_000)
     }
 
+    @Test("an Xcode-crushed PNG (CgBI before IHDR) is read, with an info finding")
+    func crushedPNG() {
+        let png = syntheticPNG(width: 30, height: 20)
+        let crushed = Array(png.prefix(8)) + pngChunk("CgBI", [0x50, 0x00, 0x20, 0x06]) + Array(png.dropFirst(8))
+        let info = ImageSniffer.inspect(bytes: crushed)
+        #expect(info.width == 30 && info.height == 20)
+        #expect(info.findings.codes == [ImageFindingCode.appleOptimizedPNG])
+        #expect(info.isDisplayable)
+    }
+
     @Test("an animated WebP: frames counted, capped, or missing")
     func webpFrames() {
         func animated(frames: Int) -> [UInt8] {

@@ -30,6 +30,8 @@ public enum ImageFindingCode {
     public static let corrupt = "image.corrupt"
     /// The format is recognised but its size could not be read from the bytes given (info).
     public static let dimensionsUnknown = "image.dimensionsUnknown"
+    /// An Xcode-"crushed" PNG (CgBI chunk): iOS shows it, other platforms cannot (info).
+    public static let appleOptimizedPNG = "image.appleOptimizedPNG"
     /// The image URL is plain `http://`: App Transport Security blocks it by default (warning).
     public static let appTransportSecurity = "image.ats"
 }

@@ -1,15 +1,29 @@
+internal import Findings
+
 /// PNG: the IHDR chunk gives the size; an `acTL` chunk before the first IDAT makes it an APNG. Chunk headers are
 /// walked to IEND (each step skips a whole chunk, so the work is one step per chunk) to notice cut-off files.
 enum PNGHeader {
     static func parse(_ parse: inout HeaderParse, maxChunks: Int) {
         let bytes = parse.bytes
-        guard let ihdrLength = bytes.u32be(8), bytes.has(4, at: 12) else { return parse.ranOut("the signature") }
-        guard bytes.matches("IHDR", at: 12) else {
-            return parse.corrupt("the first chunk is '\(bytes.fourCC(12) ?? "?")', not IHDR.")
+        var ihdr = 8
+        // Xcode's "crushed" PNGs put a CgBI chunk first (premultiplied BGRA, raw deflate): only Apple's decoder
+        // reads them. iOS shows them; Android and browsers do not.
+        if bytes.matches("CgBI", at: 12), let length = bytes.u32be(8), length <= 64 {
+            ihdr = 8 + 12 + length
+            parse.header.findings.append(
+                .info(
+                    ImageFindingCode.appleOptimizedPNG,
+                    "An Apple-optimised PNG (CgBI): iOS shows it, Android and browsers cannot decode it."))
+        }
+        guard let ihdrLength = bytes.u32be(ihdr), bytes.has(4, at: ihdr + 4) else {
+            return parse.ranOut("the signature")
+        }
+        guard bytes.matches("IHDR", at: ihdr + 4) else {
+            return parse.corrupt("the first chunk is '\(bytes.fourCC(ihdr + 4) ?? "?")', not IHDR.")
         }
         guard ihdrLength == 13 else { return parse.corrupt("IHDR is \(ihdrLength) bytes long instead of 13.") }
-        guard let width = bytes.u32be(16), let height = bytes.u32be(20), let depth = bytes.u8(24),
-            let colorType = bytes.u8(25), let storedCRC = bytes.u32be(29)
+        guard let width = bytes.u32be(ihdr + 8), let height = bytes.u32be(ihdr + 12), let depth = bytes.u8(ihdr + 16),
+            let colorType = bytes.u8(ihdr + 17), let storedCRC = bytes.u32be(ihdr + 21)
         else { return parse.ranOut("the IHDR chunk") }
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
             return parse.corrupt("IHDR claims \(width)×\(height) pixels (each side must be 1…2³¹−1).")
@@ -21,15 +35,15 @@ enum PNGHeader {
         guard let depths = validDepths[colorType], depths.contains(depth) else {
             return parse.corrupt("IHDR has colour type \(colorType) with bit depth \(depth), which no decoder accepts.")
         }
-        guard CRC32.checksum(bytes[12..<29]) == UInt32(storedCRC) else {
+        guard CRC32.checksum(bytes[(ihdr + 4)..<(ihdr + 21)]) == UInt32(storedCRC) else {
             return parse.corrupt("the IHDR checksum does not match; decoders reject the file.")
         }
-        walkChunks(&parse, maxChunks: maxChunks)
+        walkChunks(&parse, from: ihdr + 25, maxChunks: maxChunks)
     }
 
-    private static func walkChunks(_ parse: inout HeaderParse, maxChunks: Int) {
+    private static func walkChunks(_ parse: inout HeaderParse, from start: Int, maxChunks: Int) {
         let bytes = parse.bytes
-        var offset = 33
+        var offset = start
         var sawIDAT = false
         for _ in 0..<maxChunks {
             guard let length = bytes.u32be(offset), let type = bytes.fourCC(offset + 4) else {
