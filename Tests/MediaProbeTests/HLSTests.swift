@@ -241,6 +241,17 @@ struct HLSBrokenTests {
         #expect(playlist.segments.map(\.url) == ["https://h/a.ts"])
     }
 
+    @Test("a megabyte-long bad value is quoted, not copied, into the finding")
+    func longValuesAreCut() {
+        let huge = String(repeating: "9x", count: 500_000)
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:\(huge)\n#EXT-X-STREAM-INF:\(huge)=1\na.m3u8\n"
+        let playlist = HLSPlaylist.parse(text: text, baseURL: "https://h/p.m3u8")
+        #expect(!playlist.findings.isEmpty)
+        #expect(playlist.findings.allSatisfy { $0.message.count < 300 }, "\(playlist.findings.map(\.message.count))")
+        let info = ImageSniffer.inspect(bytes: syntheticPNG(width: 1, height: 1), contentType: "image/" + huge)
+        #expect(info.findings.allSatisfy { $0.message.count < 400 })
+    }
+
     @Test("invalid UTF-8 is refused")
     func invalidUTF8() {
         let playlist = HLSPlaylist.parse(bytes: Array("#EXTM3U\n".utf8) + [0xC3, 0x28], baseURL: "https://h/p.m3u8")

@@ -15,11 +15,11 @@ struct HLSAttributes {
             }
             let name = String(decoding: bytes[nameStart..<index], as: UTF8.self)
             guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
-                problem = "attribute '\(name)' has no '=value'"
+                problem = "attribute '\(excerpt(name))' has no '=value'"
                 return
             }
             guard !name.isEmpty, name.utf8.allSatisfy(Self.isNameByte) else {
-                problem = "'\(name)' is not an attribute name (A–Z, 0–9, '-')"
+                problem = "'\(excerpt(name))' is not an attribute name (A–Z, 0–9, '-')"
                 return
             }
             index += 1
@@ -27,14 +27,14 @@ struct HLSAttributes {
             if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
                 let valueStart = index + 1
                 guard let close = bytes[valueStart...].firstIndex(of: UInt8(ascii: "\"")) else {
-                    problem = "the quoted value of \(name) is not closed"
+                    problem = "the quoted value of \(excerpt(name)) is not closed"
                     return
                 }
                 value = String(decoding: bytes[valueStart..<close], as: UTF8.self)
                 quoted.insert(name)
                 index = close + 1
                 guard index == bytes.count || bytes[index] == UInt8(ascii: ",") else {
-                    problem = "unexpected text after the quoted value of \(name)"
+                    problem = "unexpected text after the quoted value of \(excerpt(name))"
                     return
                 }
             } else {
@@ -43,7 +43,7 @@ struct HLSAttributes {
                 value = String(decoding: bytes[valueStart..<index], as: UTF8.self)
                 quoted.remove(name)
             }
-            if values[name] != nil, problem == nil { problem = "attribute \(name) appears twice" }
+            if values[name] != nil, problem == nil { problem = "attribute \(excerpt(name)) appears twice" }
             values[name] = value
             index += 1  // the comma (or past the end)
         }

@@ -107,7 +107,7 @@ struct HLSParser {
             break
         case "#EXT-X-VERSION":
             playlist.version = parseDecimalInteger(value)
-            if playlist.version == nil { malformed("EXT-X-VERSION '\(value)' is not an integer", .warning) }
+            if playlist.version == nil { malformed("EXT-X-VERSION '\(excerpt(value))' is not an integer", .warning) }
         case "#EXT-X-STREAM-INF":
             markMaster()
             if let pending = pendingStreamInf {
@@ -132,14 +132,14 @@ struct HLSParser {
         case "#EXT-X-TARGETDURATION":
             markMedia()
             guard let seconds = parseDecimalInteger(value) else {
-                return malformed("EXT-X-TARGETDURATION '\(value)' is not a decimal integer", .error)
+                return malformed("EXT-X-TARGETDURATION '\(excerpt(value))' is not a decimal integer", .error)
             }
             playlist.targetDuration = seconds
         case "#EXT-X-MEDIA-SEQUENCE":
             markMedia()
             playlist.mediaSequence = parseDecimalInteger(value)
             if playlist.mediaSequence == nil {
-                malformed("EXT-X-MEDIA-SEQUENCE '\(value)' is not an integer", .warning)
+                malformed("EXT-X-MEDIA-SEQUENCE '\(excerpt(value))' is not an integer", .warning)
             }
         case "#EXT-X-ENDLIST":
             markMedia()
@@ -148,7 +148,7 @@ struct HLSParser {
             markMedia()
             playlist.playlistType = String(value)
             if value != "VOD" && value != "EVENT" {
-                malformed("EXT-X-PLAYLIST-TYPE '\(value)' is neither VOD nor EVENT", .warning)
+                malformed("EXT-X-PLAYLIST-TYPE '\(excerpt(value))' is neither VOD nor EVENT", .warning)
             }
         case "#EXT-X-KEY":
             markMedia()
@@ -164,7 +164,7 @@ struct HLSParser {
         case "#EXT-X-BYTERANGE":
             markMedia()
             guard let range = parseByteRange(value, previousEnd: nil) else {
-                return malformed("EXT-X-BYTERANGE '\(value)' is not <length>[@<offset>]", .error)
+                return malformed("EXT-X-BYTERANGE '\(excerpt(value))' is not <length>[@<offset>]", .error)
             }
             pendingByteRange = range
         case "#EXT-X-DISCONTINUITY", "#EXT-X-DISCONTINUITY-SEQUENCE", "#EXT-X-PROGRAM-DATE-TIME", "#EXT-X-GAP",
@@ -196,7 +196,7 @@ struct HLSParser {
         let title = comma.map { String(value[value.index(after: $0)...]) }
         guard let duration = parseDecimalFloat(durationText) else {
             pendingSegment = nil
-            return malformed("EXTINF duration '\(durationText)' is not a non-negative number", .error)
+            return malformed("EXTINF duration '\(excerpt(durationText))' is not a non-negative number", .error)
         }
         if let pending = pendingSegment {
             malformed("EXTINF on line \(pending.line) has no URI line before the next EXTINF", .error)
@@ -219,10 +219,10 @@ struct HLSParser {
             return
         }
         guard ["AES-128", "SAMPLE-AES", "SAMPLE-AES-CTR"].contains(method) else {
-            return malformed("EXT-X-KEY METHOD '\(method)' is unknown", .error)
+            return malformed("EXT-X-KEY METHOD '\(excerpt(method))' is unknown", .error)
         }
         guard let uri = attributes.string("URI"), !uri.isEmpty else {
-            return malformed("EXT-X-KEY METHOD=\(method) has no URI", .error)
+            return malformed("EXT-X-KEY METHOD=\(excerpt(method)) has no URI", .error)
         }
         keyMethod = method
         // Key URIs may use other schemes (FairPlay's skd://), so only resolve, do not demand http(s).
@@ -234,7 +234,7 @@ struct HLSParser {
             let name = attributes.string("NAME")
         else { return malformed("EXT-X-MEDIA needs TYPE, GROUP-ID and NAME", .warning) }
         guard ["AUDIO", "VIDEO", "SUBTITLES", "CLOSED-CAPTIONS"].contains(type) else {
-            return malformed("EXT-X-MEDIA TYPE '\(type)' is unknown", .warning)
+            return malformed("EXT-X-MEDIA TYPE '\(excerpt(type))' is unknown", .warning)
         }
         let uri = attributes.string("URI")
         if type == "CLOSED-CAPTIONS" && uri != nil {
@@ -262,7 +262,7 @@ struct HLSParser {
             pendingSegment = nil
             addSegment(uri: uri, duration: pending.duration, title: pending.title, line: pending.line)
         } else {
-            malformed("the URI line '\(uri.prefix(80))' follows neither EXTINF nor EXT-X-STREAM-INF", .warning)
+            malformed("the URI line '\(excerpt(uri, limit: 80))' follows neither EXTINF nor EXT-X-STREAM-INF", .warning)
         }
     }
 
@@ -290,7 +290,7 @@ struct HLSParser {
                 width = parsedWidth
                 height = parsedHeight
             } else {
-                malformed("RESOLUTION '\(resolution)' is not <width>x<height>", .warning, line: line)
+                malformed("RESOLUTION '\(excerpt(resolution))' is not <width>x<height>", .warning, line: line)
             }
         }
         playlist.variants.append(
@@ -440,7 +440,7 @@ struct HLSParser {
                 findings.add(
                     .warning(
                         HLSFindingCode.unknownGroup,
-                        "Line \(variant.line): \(type)=\"\(group)\" names no EXT-X-MEDIA group of that type."))
+                        "Line \(variant.line): \(type)=\"\(excerpt(group))\" names no EXT-X-MEDIA group of that type."))
             }
         }
     }

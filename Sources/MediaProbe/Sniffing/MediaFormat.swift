@@ -146,9 +146,15 @@ public enum MediaContentType {
     /// Returns nil for nil or blank input.
     public static func essence(_ contentType: String?) -> String? {
         guard let contentType else { return nil }
-        let type = contentType.prefix { $0 != ";" }.trimmingASCIIWhitespace().lowercased()
-        return type.isEmpty ? nil : type
+        // Real media types are short; a hostile header must not turn into a huge message.
+        let type = contentType.prefix(256).prefix { $0 != ";" }.trimmingASCIIWhitespace().lowercased()
+        return type.isEmpty ? nil : excerpt(type, limit: 100)
     }
+}
+
+/// Untrusted text quoted in a message, cut to `limit` characters: a finding must not carry a megabyte-long line.
+func excerpt(_ text: some StringProtocol, limit: Int = 60) -> String {
+    text.count <= limit ? String(text) : String(text.prefix(limit)) + "…"
 }
 
 extension StringProtocol {

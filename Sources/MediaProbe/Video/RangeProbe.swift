@@ -155,7 +155,7 @@ public enum VideoChecks {
             result.findings.append(
                 .error(
                     VideoFindingCode.badContentRange,
-                    "The server answered 206 to \(asked) with an unusable Content-Range '\(header)'."))
+                    "The server answered 206 to \(asked) with an unusable Content-Range '\(excerpt(header))'."))
             return
         }
         let requested = response.requestedRange
@@ -172,13 +172,13 @@ public enum VideoChecks {
             result.findings.append(
                 .warning(
                     VideoFindingCode.unknownLength,
-                    "The Content-Range '\(header)' does not give the full length; AVPlayer needs it to seek."))
+                    "The Content-Range '\(excerpt(header))' does not give the full length; AVPlayer needs it to seek."))
         }
         if let length = response.contentLength, length != range.last - range.first + 1 {
             result.findings.append(
                 .warning(
                     VideoFindingCode.lengthMismatch,
-                    "Content-Length \(length) disagrees with Content-Range '\(header)' "
+                    "Content-Length \(length) disagrees with Content-Range '\(excerpt(header))' "
                         + "(\(range.last - range.first + 1) bytes)."))
         }
         if response.acceptRanges?.lowercased() == "none" {
