@@ -119,8 +119,18 @@ public struct HLSCrawlLimits: Sendable, Hashable {
 public struct HLSCrawl: Sendable {
     /// Every finding of every playlist and fetch; `path` holds the (redacted) URL a finding is about.
     public private(set) var findings: [Finding] = []
-    /// Parsed playlists in the order they were recorded, keyed by the URL they were requested with.
-    public private(set) var playlists: [(url: String, playlist: HLSPlaylist)] = []
+    /// A playlist the crawl parsed, with the URL it was requested with.
+    public struct Entry: Sendable, Hashable {
+        /// The requested URL (secrets included: redact before printing).
+        public var url: String
+        /// Why it was fetched.
+        public var purpose: HLSFetch.Purpose
+        /// The parsed playlist, with its own findings.
+        public var playlist: HLSPlaylist
+    }
+
+    /// Parsed playlists in the order they were recorded.
+    public private(set) var playlists: [Entry] = []
     /// True when nothing is queued: everything handed out has been or is being fetched.
     public var isDrained: Bool { queue.isEmpty }
 
@@ -161,7 +171,7 @@ public struct HLSCrawl: Sendable {
         let path = Redaction.redactURL(fetch.url)
         guard fetch.purpose.isPlaylist else { return checkSegment(fetch, body: body, path: path) }
         let playlist = HLSPlaylist.parse(bytes: body, baseURL: finalURL ?? fetch.url, limits: limits.playlist)
-        playlists.append((fetch.url, playlist))
+        playlists.append(Entry(url: fetch.url, purpose: fetch.purpose, playlist: playlist))
         findings += playlist.findings.map { with(path, $0) }
         if playlist.kind != .unknown, let contentType, let finding = Self.playlistType(contentType, url: fetch.url) {
             findings.append(with(path, finding))

@@ -106,12 +106,13 @@ extension HLSPlaylist {
 }
 
 extension HLSCrawl {
-    /// `{"playlists": [{"url", "kind", "variants", "segments"}], "findings"}`.
+    /// `{"playlists": [{"url", "purpose", "kind", "variants", "segments"}], "findings"}`.
     public var json: JSONValue {
         let summaries = playlists.map { entry -> JSONValue in
             .object(
                 JSONObject([
-                    ("url", redacted(entry.url)), ("kind", .string(entry.playlist.kind.rawValue)),
+                    ("url", redacted(entry.url)), ("purpose", .string(entry.purpose.rawValue)),
+                    ("kind", .string(entry.playlist.kind.rawValue)),
                     ("variants", .int(entry.playlist.variants.count)),
                     ("segments", .int(entry.playlist.segments.count)),
                 ]))
