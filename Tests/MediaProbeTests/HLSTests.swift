@@ -149,6 +149,9 @@ struct HLSBrokenTests {
             text: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"hev1.1.6.L93.B0,mp4a.40.2\"\na.m3u8\n",
             codes: [VideoFindingCode.codec]),
         Case(
+            name: "absurd resolution", text: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,RESOLUTION=100000x1\na.m3u8\n",
+            codes: [HLSFindingCode.absurdValue]),
+        Case(
             name: "absurd bandwidth", text: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=99999999999\na.m3u8\n",
             codes: [HLSFindingCode.absurdValue]),
         Case(

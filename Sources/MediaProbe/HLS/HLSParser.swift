@@ -289,6 +289,12 @@ struct HLSParser {
             {
                 width = parsedWidth
                 height = parsedHeight
+                if parsedWidth == 0 || parsedHeight == 0 || parsedWidth > 16_384 || parsedHeight > 16_384 {
+                    findings.add(
+                        .warning(
+                            HLSFindingCode.absurdValue,
+                            "Line \(line): RESOLUTION=\(excerpt(resolution)) is not a size a phone can play."))
+                }
             } else {
                 malformed("RESOLUTION '\(excerpt(resolution))' is not <width>x<height>", .warning, line: line)
             }
