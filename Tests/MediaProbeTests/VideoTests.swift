@@ -63,6 +63,15 @@ struct VideoContainerTests {
         #expect(info.isPlayable == codes.isEmpty)
     }
 
+    @Test("an fMP4 init segment is named as such")
+    func initSegment() {
+        let bytes = box("ftyp", ascii("iso5") + be32(0)) + box("moov", fullBox("mvhd", []) + box("mvex", []))
+        let info = VideoSniffer.inspect(bytes: bytes)
+        #expect(
+            info.findings.first { $0.code == VideoFindingCode.noMediaData }?.message.contains("init segment") == true)
+        #expect(info.durationSeconds == nil)
+    }
+
     @Test("an audio-only MP4 has no video track")
     func audioOnly() throws {
         let info = VideoSniffer.inspect(bytes: try fixture("audio-only.m4a"), contentType: "audio/mp4")
@@ -141,6 +150,15 @@ struct VideoContainerTests {
             ),
             ("ftyp only", box("ftyp", ascii("isom") + be32(0)), VideoFindingCode.noMoov),
             ("a header cut short", box("ftyp", ascii("isom") + be32(0)) + [0, 0, 0], VideoFindingCode.truncated),
+            (
+                "an index without media", box("ftyp", ascii("isom") + be32(0)) + box("moov", fullBox("mvhd", [])),
+                VideoFindingCode.noMediaData
+            ),
+            (
+                "an fMP4 init segment alone",
+                box("ftyp", ascii("iso5") + be32(0)) + box("moov", fullBox("mvhd", []) + box("mvex", [])),
+                VideoFindingCode.noMediaData
+            ),
         ] as [(String, [UInt8], String)])
     func hostile(_ name: String, bytes: [UInt8], code: String) {
         let info = VideoSniffer.inspect(bytes: bytes)

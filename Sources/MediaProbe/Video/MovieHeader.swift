@@ -13,11 +13,14 @@ struct MovieHeader {
 
     var durationSeconds: Double?
     var tracks: [Track] = []
+    /// True when `moov` holds `mvex`: the media comes in later `moof`/`mdat` fragments (fMP4, HLS, DASH).
+    var isFragmented = false
 
     /// Parses a `moov` box that lies entirely within `bytes`.
     init(_ bytes: [UInt8], moov: ISOBox, maxBoxes: Int) {
         let children = walkISOBoxes(bytes, from: moov.payload, to: moov.end, maxBoxes: maxBoxes).boxes
         if let mvhd = children.first(where: { $0.type == "mvhd" }) { durationSeconds = Self.duration(bytes, mvhd) }
+        isFragmented = children.contains { $0.type == "mvex" }
         for trak in children where trak.type == "trak" {
             tracks.append(Self.track(bytes, trak, maxBoxes: maxBoxes))
         }
@@ -31,7 +34,8 @@ struct MovieHeader {
             version == 1
             ? (bytes.u32be(mvhd.payload + 20), bytes.u64be(mvhd.payload + 24))
             : (bytes.u32be(mvhd.payload + 12), bytes.u32be(mvhd.payload + 16))
-        guard let timescale, let duration, timescale > 0, duration != 0xFFFF_FFFF else { return nil }
+        // Zero (fragmented files) and all-ones both mean "not known here".
+        guard let timescale, let duration, timescale > 0, duration > 0, duration != 0xFFFF_FFFF else { return nil }
         return Double(duration) / Double(timescale)
     }
 

@@ -14,6 +14,8 @@ public enum VideoFindingCode {
     public static let codec = "video.codec"
     /// An MP4/MOV without a video track (audio only) (warning).
     public static let noVideoTrack = "video.noVideoTrack"
+    /// A whole MP4/MOV with a movie index but no media data: cut off, or only an fMP4 init segment (error).
+    public static let noMediaData = "video.noMediaData"
     /// The file is cut off inside a box (error).
     public static let truncated = "video.truncated"
     /// A box with an impossible size (error).

@@ -48,7 +48,10 @@ public struct VideoInfo: Sendable, Hashable {
     }
 }
 
-/// Sniffs video containers: MP4/MOV (box order, brands), WebM/Matroska, MPEG-TS, HLS text.
+/// Sniffs video containers: MP4/MOV (box order, brands, movie header), WebM/Matroska, MPEG-TS, HLS text.
+///
+/// For a file a card plays directly. HLS segments and init segments are not standalone videos (no `moov`, or no
+/// media): the crawl checks those with ``MediaSniffer`` only.
 public enum VideoSniffer {
     /// Inspects the bytes of a video asset (the whole file, or its first bytes).
     ///
@@ -213,8 +216,11 @@ public enum VideoSniffer {
         case .ranOut, .end:
             break
         }
+        var initSegmentOnly = false
         if let moovBox = walk.boxes.first(where: { $0.type == "moov" }), moovBox.end <= bytes.count {
-            checkMovie(MovieHeader(bytes, moov: moovBox, maxBoxes: limits.maxBoxes), into: &info)
+            let movie = MovieHeader(bytes, moov: moovBox, maxBoxes: limits.maxBoxes)
+            initSegmentOnly = movie.isFragmented
+            checkMovie(movie, into: &info)
         }
         let fragmented = info.topLevelBoxes.contains("moof")
         if complete, moov == nil, walk.stop == .end {
@@ -223,8 +229,10 @@ public enum VideoSniffer {
         } else if complete, mdat == nil, !fragmented, walk.stop == .end {
             info.findings.append(
                 .error(
-                    VideoFindingCode.truncated,
-                    "The file has its movie index but no media data ('mdat'); it was probably cut off."))
+                    VideoFindingCode.noMediaData,
+                    initSegmentOnly
+                        ? "The file is a fragmented-MP4 init segment ('moov' with 'mvex') and holds no media fragments."
+                        : "The file has its movie index but no media data ('mdat'); it was probably cut off."))
         } else if info.moovBeforeMdat == false {
             info.findings.append(
                 .warning(
