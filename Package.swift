@@ -36,14 +36,15 @@ let package = Package(
             name: "WalletPass", dependencies: ["Findings", "CZip", "COpenSSL", "StrictJSON"],
             resources: [.copy("Resources/certs")]),
         .target(name: "MediaProbe", dependencies: ["Findings", "StrictJSON"]),
+        .target(name: "AssetStore", dependencies: ["Findings", "COpenSSL", "StrictJSON"]),
         .target(name: "FixtureServer", dependencies: ["COpenSSL"]),
-        .target(name: "Preflight", dependencies: ["Findings", "InboxCards", "StrictJSON"]),
+        .target(name: "Preflight", dependencies: ["Findings", "InboxCards", "AssetStore", "StrictJSON"]),
         .target(name: "ArgumentKit"),
 
         // MARK: Executables (thin)
         .executableTarget(
             name: "inbox-assets",
-            dependencies: ["ArgumentKit", "Findings", "InboxCards", "Preflight", "StrictJSON"]),
+            dependencies: ["ArgumentKit", "AssetStore", "Findings", "InboxCards", "Preflight", "StrictJSON"]),
         .executableTarget(name: "fixture-server", dependencies: ["FixtureServer"]),
 
         // MARK: Tests (one target per module; end-to-end CLI tests in CLITests)
@@ -54,8 +55,9 @@ let package = Package(
         .testTarget(name: "FixtureServerTests", dependencies: ["FixtureServer"]),
         .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "COpenSSL", "CZip"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "Findings", "StrictJSON"]),
+        .testTarget(name: "AssetStoreTests", dependencies: ["AssetStore", "Findings", "StrictJSON"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight", "InboxCards", "Findings"]),
         .testTarget(name: "ArgumentKitTests", dependencies: ["ArgumentKit"]),
-        .testTarget(name: "CLITests", dependencies: ["FixtureServer"]),
+        .testTarget(name: "CLITests", dependencies: ["FixtureServer", "AssetStore", "StrictJSON"]),
     ]
 )
