@@ -28,7 +28,7 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]),
 
         // MARK: Pipeline stages
-        .target(name: "Findings"),
+        .target(name: "Findings", dependencies: ["StrictJSON"]),
         .target(name: "StrictJSON"),
         .target(name: "InboxCards", dependencies: ["Findings", "StrictJSON"]),
         .target(name: "HTTPFetch", dependencies: ["Findings", "CCurl", "COpenSSL"]),
@@ -48,7 +48,7 @@ let package = Package(
         .executableTarget(name: "fixture-server", dependencies: ["FixtureServer"]),
 
         // MARK: Tests (one target per module; end-to-end CLI tests in CLITests)
-        .testTarget(name: "FindingsTests", dependencies: ["Findings"]),
+        .testTarget(name: "FindingsTests", dependencies: ["Findings", "StrictJSON"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "InboxCardsTests", dependencies: ["InboxCards", "StrictJSON"]),
         .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FixtureServer", "CCurl"]),

@@ -5,17 +5,6 @@ public import StrictJSON
 // values are `null` rather than missing, so consumers can rely on the shape. Every URL goes through
 // `Redaction.redactURL` here, because results keep the real URLs (the pipeline needs them to fetch).
 
-/// `{"severity", "code", "message", "path"}`, the report's finding shape. A free function rather than an extension
-/// on `Finding`, so it cannot clash with another module's `Finding.json` in a file that imports both.
-func findingJSON(_ finding: Finding) -> JSONValue {
-    .object(
-        JSONObject([
-            ("severity", .string(finding.severity.rawValue)), ("code", .string(finding.code)),
-            ("message", .string(Redaction.redactText(finding.message))),
-            ("path", finding.path.map { .string(Redaction.redactURL($0)) } ?? .null),
-        ]))
-}
-
 private func optional(_ value: Int?) -> JSONValue { value.map(JSONValue.int) ?? .null }
 private func optional(_ value: Int64?) -> JSONValue { value.map { .int(Int($0)) } ?? .null }
 private func optional(_ value: Double?) -> JSONValue { value.map(JSONValue.double) ?? .null }
@@ -32,7 +21,7 @@ extension ImageInfo {
                 ("width", optional(width)), ("height", optional(height)), ("animated", .bool(animated)),
                 ("frameCount", optional(frameCount)), ("bytes", .int(byteCount)),
                 ("decodedBytes", optional(decodedByteCount)), ("displayable", .bool(isDisplayable)),
-                ("findings", .array(findings.map(findingJSON))),
+                ("findings", .array(findings.map(\.json))),
             ]))
     }
 }
@@ -50,7 +39,7 @@ extension VideoInfo {
                 ("height", optional(height)), ("durationSeconds", optional(durationSeconds)),
                 ("videoCodec", videoCodec.map(JSONValue.string) ?? .null),
                 ("audioCodec", audioCodec.map(JSONValue.string) ?? .null), ("bytes", .int(byteCount)),
-                ("playable", .bool(isPlayable)), ("findings", .array(findings.map(findingJSON))),
+                ("playable", .bool(isPlayable)), ("findings", .array(findings.map(\.json))),
             ]))
     }
 }
@@ -61,7 +50,7 @@ extension RangeProbeEvaluation {
         .object(
             JSONObject([
                 ("byteRanges", .bool(supportsByteRanges)), ("totalBytes", optional(totalBytes)),
-                ("playlist", .bool(isPlaylist)), ("findings", .array(findings.map(findingJSON))),
+                ("playlist", .bool(isPlaylist)), ("findings", .array(findings.map(\.json))),
             ]))
     }
 }
@@ -100,7 +89,7 @@ extension HLSPlaylist {
                 ("variants", .array(variants.map(\.json))), ("renditions", .array(renditions.map(\.json))),
                 ("segmentCount", .int(segments.count)), ("durationSeconds", .double(totalDuration)),
                 ("firstSegment", redacted(segments.first?.url)), ("targetDuration", optional(targetDuration)),
-                ("endList", .bool(hasEndList)), ("findings", .array(findings.map(findingJSON))),
+                ("endList", .bool(hasEndList)), ("findings", .array(findings.map(\.json))),
             ]))
     }
 }
@@ -118,6 +107,6 @@ extension HLSCrawl {
                 ]))
         }
         return .object(
-            JSONObject([("playlists", .array(summaries)), ("findings", .array(findings.map(findingJSON)))]))
+            JSONObject([("playlists", .array(summaries)), ("findings", .array(findings.map(\.json)))]))
     }
 }
