@@ -28,14 +28,14 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]),
 
         // MARK: Pipeline stages
-        .target(name: "Findings"),
+        .target(name: "Findings", dependencies: ["StrictJSON"]),
         .target(name: "StrictJSON"),
         .target(name: "InboxCards", dependencies: ["Findings", "StrictJSON"]),
         .target(name: "HTTPFetch", dependencies: ["Findings", "CCurl", "COpenSSL"]),
         .target(
             name: "WalletPass", dependencies: ["Findings", "CZip", "COpenSSL", "StrictJSON"],
             resources: [.copy("Resources/certs")]),
-        .target(name: "MediaProbe", dependencies: ["Findings"]),
+        .target(name: "MediaProbe", dependencies: ["Findings", "StrictJSON"]),
         .target(name: "AssetStore", dependencies: ["Findings", "COpenSSL", "StrictJSON"]),
         .target(name: "FixtureServer", dependencies: ["COpenSSL"]),
         .target(name: "Preflight", dependencies: ["Findings", "InboxCards", "AssetStore", "StrictJSON"]),
@@ -48,13 +48,13 @@ let package = Package(
         .executableTarget(name: "fixture-server", dependencies: ["FixtureServer"]),
 
         // MARK: Tests (one target per module; end-to-end CLI tests in CLITests)
-        .testTarget(name: "FindingsTests", dependencies: ["Findings"]),
+        .testTarget(name: "FindingsTests", dependencies: ["Findings", "StrictJSON"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "InboxCardsTests", dependencies: ["InboxCards", "StrictJSON"]),
         .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FixtureServer", "CCurl"]),
         .testTarget(name: "FixtureServerTests", dependencies: ["FixtureServer"]),
         .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "Findings", "StrictJSON", "COpenSSL", "CZip"]),
-        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe"]),
+        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "Findings", "StrictJSON"]),
         .testTarget(name: "AssetStoreTests", dependencies: ["AssetStore", "Findings", "StrictJSON"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight", "InboxCards", "Findings"]),
         .testTarget(name: "ArgumentKitTests", dependencies: ["ArgumentKit"]),

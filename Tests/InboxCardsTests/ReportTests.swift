@@ -16,7 +16,7 @@ import Testing
                 "sdkLog", "findings", "assets", "forced", "pinned", "buttons", "accessibility",
             ])
         let finding = Finding.warning("card.x", "m", path: "data")
-        #expect(try #require(finding.reportJSON.objectValue).keys == ["severity", "code", "message", "path"])
+        #expect(try #require(finding.json.objectValue).keys == ["severity", "code", "message", "path"])
     }
 
     @Test func degradedCardJSON() throws {

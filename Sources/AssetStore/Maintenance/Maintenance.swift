@@ -68,18 +68,7 @@ public struct VerifyReport: Sendable, Hashable {
             JSONObject([
                 ("clean", .bool(isClean)), ("blobsChecked", .int(blobsChecked)), ("bytesChecked", .int(bytesChecked)),
                 ("recordsChecked", .int(recordsChecked)), ("entriesChecked", .int(entriesChecked)),
-                (
-                    "problems",
-                    .array(
-                        problems.map { problem in
-                            .object(
-                                JSONObject([
-                                    ("severity", .string(problem.severity.rawValue)),
-                                    ("code", .string("store." + problem.kind.rawValue)),
-                                    ("message", .string(problem.message)), ("path", .string(problem.path)),
-                                ]))
-                        })
-                ),
+                ("problems", .array(problems.map(\.finding.json))),
             ]))
     }
 }

@@ -136,24 +136,10 @@ extension Finding {
     }
 }
 
-/// Byte-level pre-checks in front of ``Redaction``: most texts hold no URL and most URLs no query or
-/// userinfo, and a UTF-8 scan is far cheaper than the generic substring search, which dominated resolving.
+/// Redaction of values the resolver quotes (``Redaction`` does the work; these add length caps and
+/// walk JSON payloads).
 enum Redact {
-    /// ``Redaction/redactText(_:)`` when the text holds `://`, else the text itself.
-    static func text(_ text: String) -> String {
-        var matched = 0  // how much of "://" the bytes just seen end with
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: ":") {
-                matched = 1
-            } else if byte == UInt8(ascii: "/") && matched > 0 {
-                if matched == 2 { return Redaction.redactText(text) }
-                matched = 2
-            } else {
-                matched = 0
-            }
-        }
-        return text
-    }
+    static func text(_ text: String) -> String { Redaction.redactText(text) }
 
     /// An input value quoted in a finding message: redacted as a URL (tokens in scheme-less URLs too, which
     /// ``text(_:)`` would not recognise) and cut to 200 characters so a huge value cannot bloat a report.
@@ -174,9 +160,5 @@ enum Redact {
         }
     }
 
-    /// ``Redaction/redactURL(_:)`` when the URL has a query or userinfo, else the URL itself.
-    static func url(_ url: String) -> String {
-        guard url.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "@") }) else { return url }
-        return Redaction.redactURL(url)
-    }
+    static func url(_ url: String) -> String { Redaction.redactURL(url) }
 }

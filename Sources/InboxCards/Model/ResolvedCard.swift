@@ -163,7 +163,7 @@ public struct ResolvedCard: Sendable, Hashable {
                 ("degraded", .bool(degraded)),
                 ("degradeReason", .optional(degradeReason)),
                 ("sdkLog", .optional(sdkLog)),
-                ("findings", .array(findings.map(\.reportJSON))),
+                ("findings", .array(findings.map(\.json))),
                 ("assets", .array(assets.map(\.json))),
                 ("forced", .bool(forced)),
                 ("pinned", .bool(pinned)),
@@ -173,22 +173,10 @@ public struct ResolvedCard: Sendable, Hashable {
     }
 }
 
-extension Finding {
-    /// `{"severity", "code", "message", "path"}` as in DESIGN.md "Report". Internal on purpose: other modules
-    /// may give `Finding` their own JSON, and two public extensions would clash in the CLI.
-    var reportJSON: JSONValue {
-        .object(
-            JSONObject([
-                ("severity", .string(severity.rawValue)), ("code", .string(code)),
-                ("message", .string(Redact.text(message))), ("path", .optional(path)),
-            ]))
-    }
-}
-
 extension SourcedFinding {
     /// The finding's JSON with its `source` first.
     public var json: JSONValue {
-        guard case .object(var object) = finding.reportJSON else { return finding.reportJSON }
+        guard case .object(var object) = finding.json else { return finding.json }
         object = JSONObject([("source", .string(source))] + object.map { ($0.key, $0.value) })
         return .object(object)
     }
