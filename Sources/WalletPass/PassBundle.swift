@@ -22,7 +22,7 @@ public struct PassBundleVerification: Sendable, Hashable {
         return .object(
             JSONObject([
                 (isURL ? "url" : "path", .string(source)), ("valid", .bool(valid)),
-                ("findings", .array(findings.map(findingJSON))), ("passes", .array(passes.map(\.json))),
+                ("findings", .array(findings.map(\.json))), ("passes", .array(passes.map(\.json))),
             ]))
     }
 }

@@ -145,7 +145,7 @@ public struct PassVerification: Sendable, Hashable {
             JSONObject([
                 (sourceIsURL ? "url" : "path", .string(source)), ("valid", .bool(valid)),
                 ("summary", summary?.json ?? .null), ("signer", signer?.json ?? .null),
-                ("findings", .array(findings.map(findingJSON))),
+                ("findings", .array(findings.map(\.json))),
             ]))
     }
 }
@@ -221,17 +221,6 @@ public struct PassInspection: Sendable, Hashable {
         object["findings"] = findings
         return .object(object)
     }
-}
-
-/// A finding as reports write it, in the key order InboxCards uses (`severity, code, message, path`). Messages
-/// quote names from the archive, which could hold URLs: they go through ``Redaction`` once more.
-func findingJSON(_ finding: Finding) -> JSONValue {
-    .object(
-        JSONObject([
-            ("severity", .string(finding.severity.rawValue)), ("code", .string(finding.code)),
-            ("message", .string(Redaction.redactText(finding.message))),
-            ("path", .optional(finding.path.map(Redaction.redactText))),
-        ]))
 }
 
 /// ISO 8601 UTC with seconds, e.g. `2024-06-27T18:06:53Z`. Hand-formatted: `String(format:)` goes through
