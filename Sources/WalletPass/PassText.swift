@@ -8,7 +8,7 @@ extension PassVerification {
     /// coffee_club.pkpass: valid (2 warnings)
     ///   pass: storeCard "Coffee Club" by Kudit LLC, serial 669cdc8cd6c36
     ///   signer: pass.com.kudit.temp4 team 3QPV894C33, WWDR G4, signed 2024-07-21T10:02:05Z, expires 2024-10-19T16:52:29Z
-    ///   warning pass.cert.wrong-intermediate [signature]: the signature embeds WWDR G1 but …
+    ///   warning pass.cert.wrongIntermediate [signature]: the signature embeds WWDR G1 but …
     /// ```
     public var text: String {
         let errors = findings.count(.error)

@@ -18,20 +18,20 @@ struct CorpusCase: CustomTestStringConvertible, Sendable {
 
     var testDescription: String { file }
 
-    static let expired = "pass.cert.expired-since"
+    static let expired = "pass.cert.expiredSince"
     static let all: [CorpusCase] = [
         .init(
             file: "apple-sample__BoardingPass", valid: true, errors: [],
-            warnings: [expired, "pass.json.trailing-comma"], generation: "G1"),
+            warnings: [expired, "pass.json.trailingComma"], generation: "G1"),
         .init(file: "apple-sample__Coupon", valid: true, errors: [], warnings: [expired], generation: "G1"),
         .init(file: "apple-sample__Event", valid: true, errors: [], warnings: [expired], generation: "G1"),
         .init(file: "apple-sample__Generic", valid: true, errors: [], warnings: [expired], generation: "G1"),
         .init(file: "apple-sample__StoreCard", valid: true, errors: [], warnings: [expired], generation: "G1"),
         .init(
-            file: "dotnet-passbook__sample-web-pass-2012", valid: false, errors: ["pass.signature.signer-not-found"],
+            file: "dotnet-passbook__sample-web-pass-2012", valid: false, errors: ["pass.signature.signerNotFound"],
             warnings: [], generation: nil),
         .init(
-            file: "edutap__basic_pass", valid: true, errors: [], warnings: [expired, "pass.signature.not-detached"],
+            file: "edutap__basic_pass", valid: true, errors: [], warnings: [expired, "pass.signature.notDetached"],
             generation: "G4"),
         .init(file: "edutap__generated-eventticket", valid: true, errors: [], warnings: [expired], generation: "G4"),
         .init(
@@ -40,38 +40,38 @@ struct CorpusCase: CustomTestStringConvertible, Sendable {
             file: "edutap__unsigned-1234", valid: false, errors: ["pass.manifest.missing", "pass.signature.missing"],
             warnings: [], generation: nil),
         .init(
-            file: "passandroid__broken-fail", valid: false, errors: ["pass.archive.not-zip"], warnings: [],
+            file: "passandroid__broken-fail", valid: false, errors: ["pass.archive.notZip"], warnings: [],
             generation: nil),
         .init(
             file: "passandroid__westbahn-special", valid: false,
-            errors: ["pass.manifest.missing-file", "pass.image.icon-missing", "pass.json.field-duplicate-key"],
+            errors: ["pass.manifest.missingFile", "pass.image.iconMissing", "pass.json.fieldDuplicateKey"],
             warnings: [expired], generation: "G1"),
         .init(
-            file: "pkpassvalidator__bad", valid: false, errors: ["pass.cert.extension-mismatch"], warnings: [expired],
+            file: "pkpassvalidator__bad", valid: false, errors: ["pass.cert.extensionMismatch"], warnings: [expired],
             generation: "G1"),
         .init(file: "pkpassvalidator__good", valid: true, errors: [], warnings: [expired], generation: "G1"),
         .init(
-            file: "ueman-passkit__BoardingPass_unsigned", valid: false, errors: ["pass.manifest.hash-mismatch"],
+            file: "ueman-passkit__BoardingPass_unsigned", valid: false, errors: ["pass.manifest.hashMismatch"],
             warnings: [expired],
             generation: "G1"),
         .init(file: "ueman-passkit__cinema", valid: true, errors: [], warnings: [expired], generation: "G4"),
         .init(
             file: "ueman-passkit__coffee_club", valid: true, errors: [],
-            warnings: [expired, "pass.cert.wrong-intermediate"],
+            warnings: [expired, "pass.cert.wrongIntermediate"],
             generation: "G4"),
         .init(
-            file: "ueman-passkit__generic_with_invalid_checksum", valid: false, errors: ["pass.manifest.hash-mismatch"],
+            file: "ueman-passkit__generic_with_invalid_checksum", valid: false, errors: ["pass.manifest.hashMismatch"],
             warnings: [expired], generation: "G1"),
         .init(
             file: "ueman-passkit__generic_with_missing_checksum", valid: false,
-            errors: ["pass.manifest.hash-mismatch", "pass.manifest.unlisted-file", "pass.signature.manifest-mismatch"],
+            errors: ["pass.manifest.hashMismatch", "pass.manifest.unlistedFile", "pass.signature.manifestMismatch"],
             warnings: [expired], generation: "G1"),
         .init(
             file: "ueman-passkit__kudit-boardingpass-coupon", valid: true, errors: [],
-            warnings: [expired, "pass.cert.wrong-intermediate"], generation: "G4"),
+            warnings: [expired, "pass.cert.wrongIntermediate"], generation: "G4"),
         .init(
             file: "ueman-passkit__kudit-coupon", valid: true, errors: [],
-            warnings: [expired, "pass.cert.wrong-intermediate"],
+            warnings: [expired, "pass.cert.wrongIntermediate"],
             generation: "G4"),
         .init(
             file: "walletcompanion-kashif__SamplePasses-Event", valid: true, errors: [], warnings: [expired],
@@ -124,7 +124,7 @@ struct CorpusCase: CustomTestStringConvertible, Sendable {
 
     @Test func wrongIntermediateNamesTheOneNeeded() {
         let result = Self.verifier.verify(fileAt: Self.path("ueman-passkit__coffee_club"))
-        let finding = result.findings.first { $0.code == "pass.cert.wrong-intermediate" }
+        let finding = result.findings.first { $0.code == "pass.cert.wrongIntermediate" }
         #expect(finding?.message.contains("WWDR G4") == true)
         #expect(finding?.message.contains("WWDR G1") == true)
     }
@@ -144,7 +144,7 @@ struct CorpusCase: CustomTestStringConvertible, Sendable {
         #expect(json["signer"]?["issuingGeneration"]?.stringValue == "G1")
         #expect(json["signer"]?["signingTime"]?.stringValue == "2020-02-04T15:26:06Z")
         let codes = json["findings"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
-        #expect(codes.contains("pass.cert.extension-mismatch"))
+        #expect(codes.contains("pass.cert.extensionMismatch"))
         let url = Self.verifier.verify(bytes: [], source: "https://cdn.example/p.pkpass?token=secret").json
         #expect(url["url"]?.stringValue == "https://cdn.example/p.pkpass?token=REDACTED")
         #expect(url["path"] == nil)
@@ -197,11 +197,11 @@ extension CorpusTests {
         #expect(
             lines[2].hasPrefix("  signer: pass.com.kudit.temp4 team 3QPV894C33, WWDR G4, signed 2024-07-21T10:02:05Z"))
         #expect(lines.count == 3 + result.findings.count)
-        #expect(lines.contains { $0.hasPrefix("  warning pass.cert.wrong-intermediate [signature]: ") })
+        #expect(lines.contains { $0.hasPrefix("  warning pass.cert.wrongIntermediate [signature]: ") })
         let broken = Self.verifier.verify(fileAt: Self.path("passandroid__broken-fail")).text
         #expect(
             broken.hasSuffix(
-                ": INVALID (1 error)\n  error pass.archive.not-zip: not a ZIP archive (starts with 'f' 'a' 'i' 'l')"))
+                ": INVALID (1 error)\n  error pass.archive.notZip: not a ZIP archive (starts with 'f' 'a' 'i' 'l')"))
     }
 
     @Test func directoriesAreWalkedForPasses() {

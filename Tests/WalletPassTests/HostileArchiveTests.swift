@@ -16,19 +16,19 @@ struct HostileCase: CustomTestStringConvertible, Sendable {
     static let zeros = [UInt8](repeating: 0, count: 3 << 20)
 
     static let all: [HostileCase] = [
-        HostileCase(name: "not a zip", code: "pass.archive.not-zip") { Array("hello, I am a pass".utf8) },
-        HostileCase(name: "empty input", code: "pass.archive.not-zip") { [] },
+        HostileCase(name: "not a zip", code: "pass.archive.notZip") { Array("hello, I am a pass".utf8) },
+        HostileCase(name: "empty input", code: "pass.archive.notZip") { [] },
         HostileCase(name: "truncated archive", code: "pass.archive.truncated") {
             let archive = PassParts.signed().archive
             return Array(archive.prefix(archive.count / 2))
         },
-        HostileCase(name: "zip slip ../", code: "pass.archive.unsafe-path") {
+        HostileCase(name: "zip slip ../", code: "pass.archive.unsafePath") {
             ZipWriter.archive([.init("pass.json", passJSON), .init("../../etc/evil.sh", Array("x".utf8))])
         },
-        HostileCase(name: "absolute path", code: "pass.archive.unsafe-path") {
+        HostileCase(name: "absolute path", code: "pass.archive.unsafePath") {
             ZipWriter.archive([.init("/etc/passwd", Array("x".utf8))])
         },
-        HostileCase(name: "backslash path", code: "pass.archive.unsafe-path") {
+        HostileCase(name: "backslash path", code: "pass.archive.unsafePath") {
             ZipWriter.archive([.init("..\\evil.txt", Array("x".utf8))])
         },
         HostileCase(name: "symlink entry", code: "pass.archive.symlink") {
@@ -36,7 +36,7 @@ struct HostileCase: CustomTestStringConvertible, Sendable {
             link.symlink = true
             return ZipWriter.archive([.init("pass.json", passJSON), link])
         },
-        HostileCase(name: "duplicate names", code: "pass.archive.duplicate-name") {
+        HostileCase(name: "duplicate names", code: "pass.archive.duplicateName") {
             ZipWriter.archive([.init("pass.json", passJSON), .init("pass.json", Array("{}".utf8))])
         },
         HostileCase(name: "encrypted entry", code: "pass.archive.encrypted") {
@@ -44,25 +44,25 @@ struct HostileCase: CustomTestStringConvertible, Sendable {
             entry.encrypted = true
             return ZipWriter.archive([entry])
         },
-        HostileCase(name: "unsupported compression (LZMA)", code: "pass.archive.unsupported-compression") {
+        HostileCase(name: "unsupported compression (LZMA)", code: "pass.archive.unsupportedCompression") {
             var entry = ZipWriter.Entry("pass.json", passJSON)
             entry.method = 14
             return ZipWriter.archive([entry])
         },
-        HostileCase(name: "zip bomb (3 MiB of zeros deflated)", code: "pass.archive.compression-ratio") {
+        HostileCase(name: "zip bomb (3 MiB of zeros deflated)", code: "pass.archive.compressionRatio") {
             ZipWriter.archive([.init("strip.png", zeros, deflated: ZipWriter.deflate(zeros))])
         },
-        HostileCase(name: "entry declaring 3 GiB", code: "pass.archive.entry-too-large") {
+        HostileCase(name: "entry declaring 3 GiB", code: "pass.archive.entryTooLarge") {
             var entry = ZipWriter.Entry("strip.png", Array(repeating: 1, count: 100))
             entry.declaredSize = 3 << 30
             return ZipWriter.archive([entry])
         },
-        HostileCase(name: "header lies: declares 1 KiB, inflates to 3 MiB", code: "pass.archive.size-mismatch") {
+        HostileCase(name: "header lies: declares 1 KiB, inflates to 3 MiB", code: "pass.archive.sizeMismatch") {
             var entry = ZipWriter.Entry("strip.png", zeros, deflated: ZipWriter.deflate(zeros))
             entry.declaredSize = 1024
             return ZipWriter.archive([entry])
         },
-        HostileCase(name: "total uncompressed too large", code: "pass.archive.total-too-large") {
+        HostileCase(name: "total uncompressed too large", code: "pass.archive.totalTooLarge") {
             // 10 entries of 4 MiB − 1 each, 42 kB compressed (under the ratio limit): each passes the
             // per-entry checks, together they exceed 32 MiB. Only the headers are read, so the data is filler.
             let entries = (0..<10).map { index in
@@ -72,16 +72,16 @@ struct HostileCase: CustomTestStringConvertible, Sendable {
             }
             return ZipWriter.archive(entries)
         },
-        HostileCase(name: "100,000 entries (ZIP64 count)", code: "pass.archive.too-many-entries") {
+        HostileCase(name: "100,000 entries (ZIP64 count)", code: "pass.archive.tooManyEntries") {
             ZipWriter.archive((0..<100_000).map { ZipWriter.Entry("f\($0)", []) })
         },
-        HostileCase(name: "300 entries", code: "pass.archive.too-many-entries") {
+        HostileCase(name: "300 entries", code: "pass.archive.tooManyEntries") {
             ZipWriter.archive((0..<300).map { ZipWriter.Entry("f\($0).png", png(1, 1)) })
         },
-        HostileCase(name: "archive over 10 MiB", code: "pass.archive.too-large") {
+        HostileCase(name: "archive over 10 MiB", code: "pass.archive.tooLarge") {
             ZipWriter.archive([.init("strip.png", [UInt8](repeating: 1, count: (10 << 20) + 1))])
         },
-        HostileCase(name: "pass inside a folder", code: "pass.archive.not-at-root") {
+        HostileCase(name: "pass inside a folder", code: "pass.archive.notAtRoot") {
             let parts = PassParts.signed()
             return ZipWriter.archive([
                 .init("MyPass/pass.json", passJSON), .init("MyPass/manifest.json", parts.manifest!),
@@ -117,7 +117,7 @@ struct HostileCase: CustomTestStringConvertible, Sendable {
         let junk = result.findings.filter { $0.code == "pass.archive.junk" }
         #expect(junk.map(\.path) == ["__MACOSX/._pass.json", ".DS_Store"])
         #expect(junk.allSatisfy { $0.severity == .warning })
-        #expect(result.findings.filter { $0.code == "pass.manifest.unlisted-file" }.count == 2)
+        #expect(result.findings.filter { $0.code == "pass.manifest.unlistedFile" }.count == 2)
     }
 
     @Test func namesDifferingOnlyInCaseAreAWarning() {
@@ -127,7 +127,7 @@ struct HostileCase: CustomTestStringConvertible, Sendable {
             parts.manifest!, with: TestPKI.leaf, options: SigningOptions(chain: Mutation.chain))
         let result = SignedPassTests.trusted.verify(bytes: parts.archive, source: "case.pkpass")
         #expect(result.valid, "\(result.findings)")
-        #expect(result.findings.map(\.code) == ["pass.archive.case-duplicate"])
+        #expect(result.findings.map(\.code) == ["pass.archive.caseDuplicate"])
         #expect(result.findings.first?.path == "Logo.png")
     }
 
@@ -147,7 +147,7 @@ struct HostileCase: CustomTestStringConvertible, Sendable {
         let archive = PassParts.signed().archive
         for length in stride(from: 0, to: archive.count, by: max(1, archive.count / 97)) {
             let result = SignedPassTests.trusted.verify(bytes: Array(archive.prefix(length)), source: "cut.pkpass")
-            let expected = length < 2 ? "pass.archive.not-zip" : "pass.archive.truncated"
+            let expected = length < 2 ? "pass.archive.notZip" : "pass.archive.truncated"
             #expect(result.findings.map(\.code) == [expected], "cut at \(length): \(result.findings)")
         }
     }

@@ -19,10 +19,10 @@ import Testing
         arguments: [
             (
                 "more than ten passes", (0..<11).map { ZipWriter.Entry("p\($0).pkpass", good) },
-                "pass.bundle.too-many-passes"
+                "pass.bundle.tooManyPasses"
             ),
             ("no pass at all", [ZipWriter.Entry("readme.txt", Array("hi".utf8))], "pass.bundle.empty"),
-            ("a broken pass inside", [ZipWriter.Entry("bad.pkpass", Array("fail\n".utf8))], "pass.archive.not-zip"),
+            ("a broken pass inside", [ZipWriter.Entry("bad.pkpass", Array("fail\n".utf8))], "pass.archive.notZip"),
         ] as [(String, [ZipWriter.Entry], String)])
     func badBundles(_ name: String, _ entries: [ZipWriter.Entry], _ code: String) {
         let result = SignedPassTests.trusted.verifyBundle(bytes: ZipWriter.archive(entries), source: name)
@@ -35,7 +35,7 @@ import Testing
         let bundle = ZipWriter.archive([.init("one.pkpass", Self.good), .init("notes.txt", Array("x".utf8))])
         let result = SignedPassTests.trusted.verifyBundle(bytes: bundle, source: "b.pkpasses")
         #expect(result.valid)
-        #expect(result.findings.map(\.code) == ["pass.bundle.extra-file"])
+        #expect(result.findings.map(\.code) == ["pass.bundle.extraFile"])
     }
 
     @Test func bundleFilesAreReadFromDisk() throws {
@@ -51,7 +51,7 @@ import Testing
 
     @Test func aBundleThatIsNotAZipIsRejected() {
         let result = SignedPassTests.trusted.verifyBundle(bytes: Array("nope".utf8), source: "b.pkpasses")
-        #expect(result.findings.map(\.code) == ["pass.archive.not-zip"])
+        #expect(result.findings.map(\.code) == ["pass.archive.notZip"])
         #expect(result.passes.isEmpty)
     }
 }

@@ -26,7 +26,7 @@ struct LintCase: CustomTestStringConvertible, Sendable {
     static let all: [LintCase] = [
         .init(name: "the standard pass is clean", json: PassParts.standardPassJSON, code: nil),
         .init(name: "not JSON", json: "{\"formatVersion\": 1,", code: "pass.json.invalid", severity: .error),
-        .init(name: "an array", json: "[1, 2]", code: "pass.json.not-object", severity: .error),
+        .init(name: "an array", json: "[1, 2]", code: "pass.json.notObject", severity: .error),
         .init(
             name: "deeply nested", json: String(repeating: "[", count: 100_000), code: "pass.json.invalid",
             severity: .error),
@@ -35,36 +35,36 @@ struct LintCase: CustomTestStringConvertible, Sendable {
             severity: .warning),
         replacing("trailing comma", "\"generic\": {", "\"voided\": false, \"generic\": {", nil),
         replacing(
-            "trailing comma accepted with a warning", "\"Jane\"}]", "\"Jane\"},]", "pass.json.trailing-comma", .warning),
-        replacing("missing description", "\"description\": \"Test pass\",", "", "pass.json.missing-key"),
-        replacing("formatVersion 2", "\"formatVersion\": 1", "\"formatVersion\": 2", "pass.json.format-version"),
+            "trailing comma accepted with a warning", "\"Jane\"}]", "\"Jane\"},]", "pass.json.trailingComma", .warning),
+        replacing("missing description", "\"description\": \"Test pass\",", "", "pass.json.missingKey"),
+        replacing("formatVersion 2", "\"formatVersion\": 1", "\"formatVersion\": 2", "pass.json.formatVersion"),
         replacing(
-            "formatVersion as string", "\"formatVersion\": 1", "\"formatVersion\": \"1\"", "pass.json.format-version"),
+            "formatVersion as string", "\"formatVersion\": 1", "\"formatVersion\": \"1\"", "pass.json.formatVersion"),
         replacing(
-            "serialNumber as number", "\"serialNumber\": \"TEST-0001\"", "\"serialNumber\": 1", "pass.json.wrong-type"),
-        replacing("no style", "\"generic\": {", "\"notAStyle\": {", "pass.json.no-style"),
-        replacing("two styles", "\"generic\": {", "\"coupon\": {}, \"generic\": {", "pass.json.multiple-styles"),
+            "serialNumber as number", "\"serialNumber\": \"TEST-0001\"", "\"serialNumber\": 1", "pass.json.wrongType"),
+        replacing("no style", "\"generic\": {", "\"notAStyle\": {", "pass.json.noStyle"),
+        replacing("two styles", "\"generic\": {", "\"coupon\": {}, \"generic\": {", "pass.json.multipleStyles"),
         replacing(
-            "boardingPass without transitType", "\"generic\": {", "\"boardingPass\": {", "pass.json.transit-type"),
+            "boardingPass without transitType", "\"generic\": {", "\"boardingPass\": {", "pass.json.transitType"),
         replacing(
             "field without value", "\"label\": \"Member\", \"value\": \"Jane\"", "\"label\": \"Member\"",
-            "pass.json.field-invalid"),
-        replacing("duplicate field key", "\"key\": \"terms\"", "\"key\": \"member\"", "pass.json.field-duplicate-key"),
-        replacing("unknown text alignment", "PKTextAlignmentLeft", "left", "pass.json.field-enum", .warning),
+            "pass.json.fieldInvalid"),
+        replacing("duplicate field key", "\"key\": \"terms\"", "\"key\": \"member\"", "pass.json.fieldDuplicateKey"),
+        replacing("unknown text alignment", "PKTextAlignmentLeft", "left", "pass.json.fieldEnum", .warning),
         replacing(
             "webServiceURL over http", "\"description\": \"Test pass\",",
             "\"description\": \"Test pass\", \"webServiceURL\": \"http://x.example/\", \"authenticationToken\": \"0123456789abcdef\",",
-            "pass.json.web-service-url"),
+            "pass.json.webServiceUrl"),
         replacing(
             "short authenticationToken", "\"description\": \"Test pass\",",
             "\"description\": \"Test pass\", \"webServiceURL\": \"https://x.example/\", \"authenticationToken\": \"short\",",
-            "pass.json.authentication-token"),
+            "pass.json.authenticationToken"),
         replacing(
             "webServiceURL without token", "\"description\": \"Test pass\",",
-            "\"description\": \"Test pass\", \"webServiceURL\": \"https://x.example/\",", "pass.json.web-service-pair"),
+            "\"description\": \"Test pass\", \"webServiceURL\": \"https://x.example/\",", "pass.json.webServicePair"),
         replacing(
             "appLaunchURL without store ids", "\"description\": \"Test pass\",",
-            "\"description\": \"Test pass\", \"appLaunchURL\": \"myapp://open\",", "pass.json.app-launch-url"),
+            "\"description\": \"Test pass\", \"appLaunchURL\": \"myapp://open\",", "pass.json.appLaunchUrl"),
         replacing("barcode without message", "\"message\": \"TEST-0001\", ", "", "pass.json.barcode"),
         replacing("unknown barcode format", "PKBarcodeFormatQR", "PKBarcodeFormatEAN13", "pass.json.barcode"),
         replacing("hex colour", "rgb(10, 20, 30)", "#0a141e", "pass.json.color", .warning),
@@ -140,10 +140,10 @@ struct LintCase: CustomTestStringConvertible, Sendable {
             ("icon.png", png(29, 29), nil),
             ("icon@2x.png", png(40, 40), "pass.image.size"),
             ("logo.png", png(400, 50), "pass.image.size"),
-            ("strip.png", Array("<html>".utf8), "pass.image.not-png"),
-            ("background.png", png(5000, 10), "pass.image.too-large"),
+            ("strip.png", Array("<html>".utf8), "pass.image.notPng"),
+            ("background.png", png(5000, 10), "pass.image.tooLarge"),
             ("thumbnail.png", png(90, 90), nil),
-            ("strip.png", png(375, 98), "pass.image.unused-for-style"),
+            ("strip.png", png(375, 98), "pass.image.unusedForStyle"),
         ] as [(String, [UInt8], String?)])
     func images(_ name: String, _ data: [UInt8], _ code: String?) {
         var entries = [ArchiveEntry(name: name, compressedSize: data.count, data: data)]
@@ -154,7 +154,7 @@ struct LintCase: CustomTestStringConvertible, Sendable {
 
     @Test func iconIsRequired() {
         let findings = ImageChecker.check(entries: [], style: "generic", limits: PassLimits())
-        #expect(findings.map(\.code) == ["pass.image.icon-missing"])
+        #expect(findings.map(\.code) == ["pass.image.iconMissing"])
     }
 
     static func utf16LE(_ text: String) -> [UInt8] {
@@ -205,7 +205,7 @@ struct LintCase: CustomTestStringConvertible, Sendable {
                 name: "en.lproj/pass.strings", compressedSize: 0, data: Array("\"a\" = \"A\"; \"b\" = \"B\";".utf8)),
             ArchiveEntry(name: "de.lproj/pass.strings", compressedSize: 0, data: Self.utf16LE("\"a\" = \"Ä\";")),
         ])
-        #expect(findings.map(\.code) == ["pass.strings.missing-keys"])
+        #expect(findings.map(\.code) == ["pass.strings.missingKeys"])
         #expect(findings.first?.path == "de.lproj/pass.strings")
         #expect(findings.first?.message.contains("\"b\"") == true)
     }
@@ -250,13 +250,13 @@ struct LintCase: CustomTestStringConvertible, Sendable {
         }
         let sha1 = Hex.encode(PassParts.digester.sha1(Array("{}".utf8)))
         #expect(codes("{\"pass.json\": \"\(sha1)\"}") == [])
-        #expect(codes("{\"pass.json\": \"\(sha1.uppercased())\"}") == ["pass.manifest.uppercase-hash"])
-        #expect(codes("{\"pass.json\": \"\(sha1)\", \"signature\": \"\(sha1)\"}") == ["pass.manifest.lists-excluded"])
-        #expect(codes("{\"pass.json\": \"\(String(repeating: "ab", count: 32))\"}") == ["pass.manifest.invalid-hash"])
-        #expect(codes("{\"pass.json\": 12}") == ["pass.manifest.invalid-hash"])
-        #expect(codes("[]") == ["pass.manifest.not-object"])
-        #expect(codes("{") == ["pass.manifest.invalid-json"])
-        #expect(codes("{}") == ["pass.manifest.unlisted-file"])
+        #expect(codes("{\"pass.json\": \"\(sha1.uppercased())\"}") == ["pass.manifest.uppercaseHash"])
+        #expect(codes("{\"pass.json\": \"\(sha1)\", \"signature\": \"\(sha1)\"}") == ["pass.manifest.listsExcluded"])
+        #expect(codes("{\"pass.json\": \"\(String(repeating: "ab", count: 32))\"}") == ["pass.manifest.invalidHash"])
+        #expect(codes("{\"pass.json\": 12}") == ["pass.manifest.invalidHash"])
+        #expect(codes("[]") == ["pass.manifest.notObject"])
+        #expect(codes("{") == ["pass.manifest.invalidJson"])
+        #expect(codes("{}") == ["pass.manifest.unlistedFile"])
     }
 }
 
@@ -273,10 +273,10 @@ extension PassContentTests {
 extension PassContentTests {
     /// Every linted top-level key, given each JSON type it must not have: the lint names the key's rule.
     @Test(arguments: [
-        ("description", "pass.json.wrong-type"), ("organizationName", "pass.json.wrong-type"),
-        ("passTypeIdentifier", "pass.json.wrong-type"), ("serialNumber", "pass.json.wrong-type"),
-        ("teamIdentifier", "pass.json.wrong-type"), ("formatVersion", "pass.json.format-version"),
-        ("generic", "pass.json.wrong-type"), ("barcodes", "pass.json.barcode"), ("foregroundColor", "pass.json.color"),
+        ("description", "pass.json.wrongType"), ("organizationName", "pass.json.wrongType"),
+        ("passTypeIdentifier", "pass.json.wrongType"), ("serialNumber", "pass.json.wrongType"),
+        ("teamIdentifier", "pass.json.wrongType"), ("formatVersion", "pass.json.formatVersion"),
+        ("generic", "pass.json.wrongType"), ("barcodes", "pass.json.barcode"), ("foregroundColor", "pass.json.color"),
         ("backgroundColor", "pass.json.color"), ("expirationDate", "pass.json.date"),
     ])
     func wrongTypes(_ key: String, _ code: String) throws {
@@ -290,7 +290,7 @@ extension PassContentTests {
             let acceptable =
                 (key == "formatVersion" && wrong == .int(1)) || (key == "barcodes" && wrong == .array([]))
                 || (key == "generic" && wrong == .object(JSONObject()))
-            if !acceptable && !(wrong.stringValue != nil && code == "pass.json.wrong-type") {
+            if !acceptable && !(wrong.stringValue != nil && code == "pass.json.wrongType") {
                 #expect(findings.contains { $0.code == code }, "\(key) = \(wrong.serialized()): \(findings)")
             }
         }

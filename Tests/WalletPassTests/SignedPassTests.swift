@@ -41,22 +41,22 @@ struct Mutation: CustomTestStringConvertible, Sendable {
         Mutation(name: "subjectKeyIdentifier signer (SignedData v3) is accepted", valid: true, codes: []) {
             PassParts.signed(options: SigningOptions(subjectKeyIdentifier: true, chain: chain)).archive
         },
-        Mutation(name: "tampered file after signing", valid: false, codes: ["pass.manifest.hash-mismatch"]) {
+        Mutation(name: "tampered file after signing", valid: false, codes: ["pass.manifest.hashMismatch"]) {
             var parts = PassParts.signed()
             parts.replace("logo.png", with: png(150, 50))
             return parts.archive
         },
-        Mutation(name: "tampered manifest after signing", valid: false, codes: ["pass.signature.manifest-mismatch"]) {
+        Mutation(name: "tampered manifest after signing", valid: false, codes: ["pass.signature.manifestMismatch"]) {
             var parts = PassParts.signed()
             parts.manifest! += Array(" ".utf8)
             return parts.archive
         },
-        Mutation(name: "file added but not listed", valid: false, codes: ["pass.manifest.unlisted-file"]) {
+        Mutation(name: "file added but not listed", valid: false, codes: ["pass.manifest.unlistedFile"]) {
             var parts = PassParts.signed()
             parts.files.append(("strip.png", png(375, 98)))
             return parts.archive
         },
-        Mutation(name: "listed file missing from the archive", valid: false, codes: ["pass.manifest.missing-file"]) {
+        Mutation(name: "listed file missing from the archive", valid: false, codes: ["pass.manifest.missingFile"]) {
             var parts = PassParts.signed()
             parts.files.removeAll { $0.name == "logo.png" }
             return parts.archive
@@ -74,7 +74,7 @@ struct Mutation: CustomTestStringConvertible, Sendable {
             parts.manifest = nil
             return parts.archive
         },
-        Mutation(name: "signature over other bytes", valid: false, codes: ["pass.signature.manifest-mismatch"]) {
+        Mutation(name: "signature over other bytes", valid: false, codes: ["pass.signature.manifestMismatch"]) {
             var parts = PassParts.signed()
             parts.signature = TestPKI.sign(Array("{}".utf8), with: TestPKI.leaf, options: SigningOptions(chain: chain))
             return parts.archive
@@ -84,64 +84,64 @@ struct Mutation: CustomTestStringConvertible, Sendable {
             parts.signature = Array("not a signature".utf8)
             return parts.archive
         },
-        Mutation(name: "no signingTime attribute", valid: false, codes: ["pass.signature.no-signing-time"]) {
+        Mutation(name: "no signingTime attribute", valid: false, codes: ["pass.signature.noSigningTime"]) {
             PassParts.signed(options: SigningOptions(signingTime: nil, chain: chain)).archive
         },
-        Mutation(name: "no embedded certificates", valid: false, codes: ["pass.signature.signer-not-found"]) {
+        Mutation(name: "no embedded certificates", valid: false, codes: ["pass.signature.signerNotFound"]) {
             PassParts.signed(options: SigningOptions(embedCertificates: false)).archive
         },
-        Mutation(name: "extension .16 holds another value", valid: false, codes: ["pass.cert.extension-mismatch"]) {
+        Mutation(name: "extension .16 holds another value", valid: false, codes: ["pass.cert.extensionMismatch"]) {
             PassParts.signed(signer: TestPKI.passLeaf(extensionValue: "My Pass Description")).archive
         },
         Mutation(
-            name: "certificate UID differs from passTypeIdentifier", valid: false, codes: ["pass.cert.uid-mismatch"]
+            name: "certificate UID differs from passTypeIdentifier", valid: false, codes: ["pass.cert.uidMismatch"]
         ) {
             let leaf = TestPKI.passLeaf(
                 uid: "pass.test.other", commonName: "Pass Type ID: \(TestPKI.passTypeIdentifier)")
             return PassParts.signed(signer: leaf).archive
         },
-        Mutation(name: "certificate OU differs from teamIdentifier", valid: false, codes: ["pass.cert.team-mismatch"]) {
+        Mutation(name: "certificate OU differs from teamIdentifier", valid: false, codes: ["pass.cert.teamMismatch"]) {
             PassParts.signed(signer: TestPKI.passLeaf(team: "OTHERTEAM1")).archive
         },
-        Mutation(name: "CN is not 'Pass Type ID: …'", valid: false, codes: ["pass.cert.subject-mismatch"]) {
+        Mutation(name: "CN is not 'Pass Type ID: …'", valid: false, codes: ["pass.cert.subjectMismatch"]) {
             PassParts.signed(signer: TestPKI.passLeaf(commonName: "Some Certificate")).archive
         },
-        Mutation(name: "certificate expired at signing time", valid: false, codes: ["pass.cert.expired-at-signing"]) {
+        Mutation(name: "certificate expired at signing time", valid: false, codes: ["pass.cert.expiredAtSigning"]) {
             let leaf = TestPKI.passLeaf(
                 notBefore: TestPKI.date("2023-01-01T00:00:00Z"), notAfter: TestPKI.date("2024-01-01T00:00:00Z"))
             return PassParts.signed(signer: leaf).archive
         },
         Mutation(
             name: "certificate not yet valid at signing time", valid: false,
-            codes: ["pass.cert.not-yet-valid-at-signing"]
+            codes: ["pass.cert.notYetValidAtSigning"]
         ) {
             let leaf = TestPKI.passLeaf(notBefore: TestPKI.date("2025-12-01T00:00:00Z"))
             return PassParts.signed(signer: leaf).archive
         },
-        Mutation(name: "leaf is not a Pass Type ID certificate", valid: false, codes: ["pass.cert.not-pass-type"]) {
+        Mutation(name: "leaf is not a Pass Type ID certificate", valid: false, codes: ["pass.cert.notPassType"]) {
             PassParts.signed(signer: TestPKI.passLeaf(extensionValue: nil, keyUsage: "clientAuth,emailProtection"))
                 .archive
         },
-        Mutation(name: "wrong intermediate embedded", valid: true, codes: ["pass.cert.wrong-intermediate"]) {
+        Mutation(name: "wrong intermediate embedded", valid: true, codes: ["pass.cert.wrongIntermediate"]) {
             // The right intermediate comes from --trust (as the pinned WWDR set does for real passes).
             PassParts.signed(options: SigningOptions(chain: [TestPKI.otherIntermediate])).archive
         },
         Mutation(
-            name: "SHA-384 digest is accepted with a warning", valid: true, codes: ["pass.signature.unusual-digest"]
+            name: "SHA-384 digest is accepted with a warning", valid: true, codes: ["pass.signature.unusualDigest"]
         ) {
             PassParts.signed(options: SigningOptions(digestName: "SHA384", chain: chain)).archive
         },
-        Mutation(name: "MD5 digest is refused", valid: false, codes: ["pass.signature.weak-digest"]) {
+        Mutation(name: "MD5 digest is refused", valid: false, codes: ["pass.signature.weakDigest"]) {
             PassParts.signed(options: SigningOptions(digestName: "MD5", chain: chain)).archive
         },
-        Mutation(name: "two SignerInfos", valid: true, codes: ["pass.signature.multiple-signers"]) {
+        Mutation(name: "two SignerInfos", valid: true, codes: ["pass.signature.multipleSigners"]) {
             let second = TestPKI.passLeaf(serial: 102)
             return PassParts.signed(options: SigningOptions(secondSigner: second, chain: chain)).archive
         },
-        Mutation(name: "no intermediate embedded", valid: true, codes: ["pass.cert.intermediate-missing"]) {
+        Mutation(name: "no intermediate embedded", valid: true, codes: ["pass.cert.intermediateMissing"]) {
             PassParts.signed(options: SigningOptions(chain: [])).archive
         },
-        Mutation(name: "nfc without an NFC certificate", valid: false, codes: ["pass.cert.nfc-not-enabled"]) {
+        Mutation(name: "nfc without an NFC certificate", valid: false, codes: ["pass.cert.nfcNotEnabled"]) {
             PassParts.signed(
                 passJSON: PassParts.passJSON(
                     replacing: "\"generic\": {", with: "\"nfc\": {\"message\": \"hello\"}, \"generic\": {")
@@ -196,7 +196,7 @@ extension SignedPassTests {
             extraTrustCertificates: [TestPKI.root.pem], now: TestPKI.date("2028-01-01T00:00:00Z"))
         let result = later.verify(bytes: PassParts.signed().archive, source: "test.pkpass")
         #expect(result.valid)
-        #expect(result.findings.map(\.code).contains("pass.cert.expired-since"))
+        #expect(result.findings.map(\.code).contains("pass.cert.expiredSince"))
         #expect(result.findings.map(\.code).contains("pass.json.expired"))
     }
 

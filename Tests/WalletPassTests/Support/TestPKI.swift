@@ -126,7 +126,7 @@ struct SigningOptions {
 
 /// Root → WWDR-like intermediate → Pass Type ID leaf, generated once per test run.
 enum TestPKI {
-    static let passTypeIdentifier = "pass.test.inbox-assets"
+    static let passTypeIdentifier = "pass.test.inboxAssets"
     static let teamIdentifier = "TEAM123456"
     static let signingTime = date("2025-06-01T12:00:00Z")
     static let validFrom = date("2024-01-01T00:00:00Z")
