@@ -53,9 +53,41 @@ extension PassVerifier {
                 at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
         else { return [] }
         var paths: [String] = []
+        // Paths are reported as the user spelled the directory (`dir/sub/x.pkpass`), not made absolute.
+        let rootPath = root.standardizedFileURL.path
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         for case let url as URL in enumerator where url.pathExtension.lowercased() == "pkpass" {
-            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true { paths.append(url.path) }
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            let path = url.standardizedFileURL.path
+            paths.append(
+                path.hasPrefix(rootPath + "/") ? prefix + String(path.dropFirst(rootPath.count + 1)) : url.path)
         }
         return paths.sorted()
+    }
+}
+
+extension PassInspection {
+    /// The `pass inspect --format text` rendering: the verification, then the archive's files and the
+    /// certificates embedded in the signature.
+    public var text: String {
+        var lines = [verification.text, "  files:"]
+        let width = files.map { String($0.size).count }.max() ?? 1
+        for file in files {
+            let size = String(file.size)
+            lines.append(
+                "    \(String(repeating: " ", count: width - size.count))\(size)  \(file.sha1)  "
+                    + Redaction.redactText(file.name))
+        }
+        lines.append("  certificates:")
+        for certificate in certificates {
+            var line = "    \(certificate.isSigner ? "signer" : "chain ") \(certificate.subject)"
+            if let generation = certificate.wwdrGeneration { line += " (WWDR \(generation))" }
+            lines.append(line)
+            let validity =
+                "\(certificate.notBefore.map(formatDate) ?? "?") … \(certificate.notAfter.map(formatDate) ?? "?")"
+            lines.append("           issuer \(certificate.issuer); serial \(certificate.serialNumber); \(validity)")
+        }
+        if certificates.isEmpty { lines.append("    (none)") }
+        return lines.joined(separator: "\n")
     }
 }
