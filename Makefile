@@ -5,7 +5,7 @@ APT_PACKAGES := pkg-config libcurl4-openssl-dev libzip-dev libssl-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/inbox-assets
 
-.PHONY: all deps build test demo format lint bench fuzz clean
+.PHONY: all deps build test demo format lint docs clean
 
 all: build
 
@@ -35,6 +35,10 @@ format:
 
 lint:
 	$(SWIFT) format lint -r Sources Tests
+
+# Regenerates docs/finding-codes.md from the documented code constants in Sources/.
+docs:
+	python3 scripts/finding-codes.py
 
 clean:
 	rm -rf .build .build-test.log

@@ -49,10 +49,10 @@ public enum PassFindingCode {
     /// The pass file cannot be read (missing, a directory, no permission). Error (-).
     public static let fileUnreadable = "pass.file.unreadable"
 
-    // MARK: pass.content-type.*
+    // MARK: pass.contentType.*
 
     /// A pass (bundle) is served with another MIME type than `application/vnd.apple.pkpass(es)`. Warning (A6).
-    public static let contentType = "pass.content-type"
+    public static let contentType = "pass.contentType"
 
     // MARK: pass.bundle.*
 

@@ -149,7 +149,7 @@ struct CorpusCase: CustomTestStringConvertible, Sendable {
         #expect(url["url"]?.stringValue == "https://cdn.example/p.pkpass?token=REDACTED")
         #expect(url["path"] == nil)
         let failed = PassVerification(
-            source: "https://cdn.example/p.pkpass?sig=abc", findings: [.error("asset.http-status", "HTTP 404")])
+            source: "https://cdn.example/p.pkpass?sig=abc", findings: [.error("asset.httpStatus", "HTTP 404")])
         #expect(!failed.valid)
         #expect(failed.json["url"]?.stringValue == "https://cdn.example/p.pkpass?sig=REDACTED")
         #expect(failed.json["signer"] == .null)
