@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "HTTPFetch", targets: ["HTTPFetch"]),
         .library(name: "WalletPass", targets: ["WalletPass"]),
         .library(name: "MediaProbe", targets: ["MediaProbe"]),
+        .library(name: "Preflight", targets: ["Preflight"]),
     ],
     targets: [
         // MARK: C libraries (system-library targets; shims explain every wrapper)
@@ -36,12 +37,13 @@ let package = Package(
             resources: [.copy("Resources/certs")]),
         .target(name: "MediaProbe", dependencies: ["Findings"]),
         .target(name: "FixtureServer", dependencies: ["COpenSSL"]),
+        .target(name: "Preflight", dependencies: ["Findings", "InboxCards", "StrictJSON"]),
         .target(name: "ArgumentKit"),
 
         // MARK: Executables (thin)
         .executableTarget(
             name: "inbox-assets",
-            dependencies: ["ArgumentKit", "Findings", "InboxCards", "HTTPFetch", "WalletPass", "MediaProbe", "StrictJSON"]),
+            dependencies: ["ArgumentKit", "Findings", "InboxCards", "Preflight", "StrictJSON"]),
         .executableTarget(name: "fixture-server", dependencies: ["FixtureServer"]),
 
         // MARK: Tests (one target per module; end-to-end CLI tests in CLITests)
@@ -52,6 +54,7 @@ let package = Package(
         .testTarget(name: "FixtureServerTests", dependencies: ["FixtureServer"]),
         .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "COpenSSL", "CZip"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe"]),
+        .testTarget(name: "PreflightTests", dependencies: ["Preflight", "InboxCards", "Findings"]),
         .testTarget(name: "ArgumentKitTests", dependencies: ["ArgumentKit"]),
         .testTarget(name: "CLITests", dependencies: ["FixtureServer"]),
     ]

@@ -58,7 +58,8 @@ public enum Redaction {
     private static func redactUserinfo(_ url: String) -> String {
         guard let schemeEnd = url.firstRange(of: "://") else { return url }
         let authorityStart = schemeEnd.upperBound
-        let authorityEnd = url[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" })
+        let authorityEnd =
+            url[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" })
             ?? url.endIndex
         guard let at = url[authorityStart..<authorityEnd].lastIndex(of: "@"),
             let colon = url[authorityStart..<at].firstIndex(of: ":")

@@ -1,1 +1,146 @@
+import ArgumentKit
 import Testing
+
+let sample = Command(
+    "tool", abstract: "Does things.",
+    subcommands: [
+        Command(
+            "run", abstract: "Runs inputs.",
+            arguments: [Positional("inputs", help: "Files to read; - reads standard input.", repeating: true)],
+            options: [
+                .value("sdk", help: "Profile.", default: "7.2", choices: ["7.0", "7.1", "7.2", "all"]),
+                .value("trust", "file", help: "Extra anchors.", repeating: true),
+                .value("concurrency", "n", help: "Parallel transfers.", default: "8"),
+                .flag("quiet", short: "q", help: "No progress."),
+            ]),
+        Command(
+            "pass", abstract: "Wallet passes.",
+            subcommands: [
+                Command("verify", abstract: "Verifies passes.", arguments: [Positional("path", help: "A pass.")])
+            ]),
+    ])
+let parser = ArgumentParser(root: sample, version: "1.2.3")
+
+func run(_ words: [String]) -> Invocation? {
+    if case .run(let invocation) = parser.parse(words) { return invocation }
+    return nil
+}
+
+func failure(_ words: [String]) -> String? {
+    if case .failure(let error) = parser.parse(words) { return error.message }
+    return nil
+}
+
+struct ParsingTests {
+    @Test func valuesFlagsAndPositionals() throws {
+        let invocation = try #require(
+            run(["run", "a.json", "--sdk", "all", "-", "--trust=x.pem", "-q", "--trust", "y.pem", "b.json"]))
+        #expect(invocation.path == ["run"])
+        #expect(invocation.positional("inputs") == ["a.json", "-", "b.json"])
+        #expect(invocation.value("sdk") == "all")
+        #expect(invocation.values("trust") == ["x.pem", "y.pem"])
+        #expect(invocation.flag("quiet"))
+        #expect(try invocation.int("concurrency", in: 1...100) == 8)
+    }
+
+    @Test func defaultsAndLastValueWins() throws {
+        let invocation = try #require(run(["run", "a", "--sdk", "7.0", "--sdk", "7.1"]))
+        #expect(invocation.value("sdk") == "7.1")
+        #expect(run(["run", "a"])?.value("sdk") == "7.2")
+        #expect(run(["run", "a"])?.flag("quiet") == false)
+    }
+
+    @Test func doubleDashEndsOptions() throws {
+        let invocation = try #require(run(["run", "--", "--sdk", "-q"]))
+        #expect(invocation.positional("inputs") == ["--sdk", "-q"])
+    }
+
+    @Test func nestedSubcommands() throws {
+        #expect(run(["pass", "verify", "x.pkpass"])?.path == ["pass", "verify"])
+        #expect(run(["pass", "verify", "x.pkpass"])?.positional("path") == ["x.pkpass"])
+    }
+
+    @Test(arguments: [
+        (["run"], "Missing expected argument '<inputs> ...'"),
+        (["run", "a", "--sdk"], "Missing value for '--sdk <sdk>'"),
+        (
+            ["run", "a", "--sdk", "8"],
+            "The value '8' is invalid for '--sdk <sdk>'. Please provide one of '7.0', '7.1', '7.2' and 'all'."
+        ),
+        (["run", "a", "--bogus"], "Unknown option '--bogus'"),
+        (["run", "a", "-z"], "Unknown option '-z'"),
+        (["run", "a", "--quiet=yes"], "The flag '--quiet' does not take a value"),
+        (["nope"], "Unknown subcommand 'nope'"),
+        (["--bogus"], "Unknown option '--bogus'"),
+        (["pass", "verify", "a", "b"], "Unexpected argument 'b'"),
+        (["help", "nope"], "Unknown subcommand 'nope'"),
+    ])
+    func usageErrors(words: [String], message: String) {
+        #expect(failure(words) == message)
+    }
+
+    @Test func usageErrorRendering() {
+        guard case .failure(let error) = parser.parse(["run"]) else {
+            Issue.record("expected a usage error")
+            return
+        }
+        #expect(
+            error.rendered == """
+                Error: Missing expected argument '<inputs> ...'
+                Usage: tool run <inputs> ... [--sdk <sdk>] [--trust <file> ...] [--concurrency <n>] [--quiet]
+                  See 'tool run --help' for more information.
+
+                """)
+    }
+
+    @Test func integerValidation() throws {
+        let invocation = try #require(run(["run", "a", "--concurrency", "0"]))
+        #expect(throws: UsageError.self) { try invocation.int("concurrency", in: 1...100) }
+        do {
+            _ = try invocation.int("concurrency", in: 1...100)
+        } catch {
+            #expect(
+                error.message == "The value '0' is invalid for '--concurrency <n>'. Expected an integer from 1 to 100.")
+        }
+    }
+
+    @Test func helpAndVersion() {
+        guard case .version = parser.parse(["--version"]) else { return #expect(Bool(false)) }
+        for words in [["--help"], ["-h"], [], ["help"]] {
+            guard case .help(let text) = parser.parse(words) else { return #expect(Bool(false), "\(words)") }
+            #expect(text.hasPrefix("OVERVIEW: Does things."))
+        }
+        guard case .help(let a) = parser.parse(["run", "--help"]), case .help(let b) = parser.parse(["help", "run"])
+        else { return #expect(Bool(false)) }
+        #expect(a == b)
+        guard case .help(let nested) = parser.parse(["pass", "verify", "-h"]) else { return #expect(Bool(false)) }
+        #expect(nested.contains("USAGE: tool pass verify <path>"))
+    }
+
+    @Test func helpLayout() {
+        guard case .help(let text) = parser.parse(["run", "--help"]) else { return #expect(Bool(false)) }
+        #expect(
+            text == """
+                OVERVIEW: Runs inputs.
+
+                USAGE: tool run <inputs> ... [--sdk <sdk>] [--trust <file> ...] [--concurrency <n>] [--quiet]
+
+                ARGUMENTS:
+                  <inputs>                Files to read; - reads standard input.
+
+                OPTIONS:
+                  --sdk <sdk>             Profile. (values: 7.0, 7.1, 7.2, all; default: 7.2)
+                  --trust <file>          Extra anchors.
+                  --concurrency <n>       Parallel transfers. (default: 8)
+                  -q, --quiet             No progress.
+                  -h, --help              Show help information.
+
+                """)
+        guard case .help(let root) = parser.parse([]) else { return #expect(Bool(false)) }
+        #expect(
+            root.contains(
+                "SUBCOMMANDS:\n  run                     Runs inputs.\n  pass                    Wallet passes.\n"))
+        #expect(root.contains("  --version               Show the version.\n"))
+        #expect(root.hasSuffix("  See 'tool help <subcommand>' for detailed help.\n"))
+    }
+}

@@ -1,0 +1,202 @@
+/// What the command line asks for.
+public enum ParseResult: Sendable {
+    /// Run the command at `invocation.path` with these values.
+    case run(Invocation)
+    /// Print this help text on stdout and exit 0.
+    case help(String)
+    /// Print the version on stdout and exit 0.
+    case version
+    /// Print ``UsageError/rendered`` on stderr and exit 64.
+    case failure(UsageError)
+}
+
+/// A usage mistake: the message plus the usage of the command it concerns, rendered as
+/// swift-argument-parser does.
+public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    /// `Error: …`, `Usage: …` and the hint where to find help, newline-terminated.
+    public var rendered: String
+
+    public var description: String { message }
+}
+
+/// The parsed values of one command.
+public struct Invocation: Sendable {
+    /// Command names from the root's first subcommand down, e.g. `["pass", "verify"]`.
+    public var path: [String]
+    let command: Command
+    let toolName: String
+    var optionValues: [String: [String]] = [:]
+    var flags: Set<String> = []
+    var positionalValues: [String: [String]] = [:]
+
+    /// The value of a non-repeating option: the last one given, else its default.
+    public func value(_ name: String) -> String? {
+        optionValues[name]?.last ?? command.options.first(where: { $0.name == name })?.defaultValue
+    }
+
+    /// Every value given for a repeatable option, in order.
+    public func values(_ name: String) -> [String] { optionValues[name] ?? [] }
+
+    /// Whether a flag was given.
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// The words given for a positional argument.
+    public func positional(_ name: String) -> [String] { positionalValues[name] ?? [] }
+
+    /// An integer option within `range`, or its default; a usage error names the option otherwise.
+    public func int(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            throw invalid(text, for: name, hint: "Expected an integer from \(range.lowerBound) to \(range.upperBound).")
+        }
+        return number
+    }
+
+    /// A usage error saying `text` is not a valid value for option `name`.
+    public func invalid(_ text: String, for name: String, hint: String) -> UsageError {
+        let synopsis = command.options.first(where: { $0.name == name })?.synopsis ?? "--\(name)"
+        return HelpFormatter.usageError(
+            "The value '\(text)' is invalid for '\(synopsis)'. \(hint)", command: command,
+            path: [toolName] + path)
+    }
+
+    /// A usage error about this command, with its usage line.
+    public func usageError(_ message: String) -> UsageError {
+        HelpFormatter.usageError(message, command: command, path: [toolName] + path)
+    }
+}
+
+/// Parses `argv` against a root command.
+public struct ArgumentParser: Sendable {
+    public let root: Command
+    public let version: String
+
+    public init(root: Command, version: String) {
+        self.root = root
+        self.version = version
+    }
+
+    /// Parses the words after the executable name.
+    public func parse(_ arguments: [String]) -> ParseResult {
+        var words = arguments[...]
+        var command = root
+        var path: [String] = []
+
+        // `help [subcommand ...]` shows the help of that subcommand.
+        if words.first == "help" && !root.subcommands.contains(where: { $0.name == "help" }) {
+            var target = root
+            var targetPath: [String] = []
+            for word in words.dropFirst() {
+                guard let sub = target.subcommands.first(where: { $0.name == word }) else {
+                    return .failure(
+                        HelpFormatter.usageError(
+                            "Unknown subcommand '\(word)'", command: target, path: [root.name] + targetPath))
+                }
+                target = sub
+                targetPath.append(word)
+            }
+            return .help(HelpFormatter.help(for: target, path: [root.name] + targetPath))
+        }
+
+        while let word = words.first, let sub = command.subcommands.first(where: { $0.name == word }) {
+            command = sub
+            path.append(word)
+            words = words.dropFirst()
+        }
+        let fullPath = [root.name] + path
+
+        if path.isEmpty && words.contains("--version") { return .version }
+        let terminator = words.firstIndex(of: "--") ?? words.endIndex
+        if words[..<terminator].contains(where: { $0 == "--help" || $0 == "-h" }) {
+            return .help(HelpFormatter.help(for: command, path: fullPath))
+        }
+        if !command.subcommands.isEmpty {
+            guard let word = words.first else { return .help(HelpFormatter.help(for: command, path: fullPath)) }
+            let message =
+                word.hasPrefix("-") ? "Unknown option '\(word)'" : "Unknown subcommand '\(word)'"
+            return .failure(HelpFormatter.usageError(message, command: command, path: fullPath))
+        }
+
+        var invocation = Invocation(path: path, command: command, toolName: root.name)
+        var loose: [String] = []
+        var onlyPositionals = false
+        while let word = words.first {
+            words = words.dropFirst()
+            if onlyPositionals || word == "-" || !word.hasPrefix("-") {
+                loose.append(word)
+                continue
+            }
+            if word == "--" {
+                onlyPositionals = true
+                continue
+            }
+            var name: Substring
+            var inlineValue: String? = nil
+            if word.hasPrefix("--") {
+                name = word.dropFirst(2)
+                if let equals = name.firstIndex(of: "=") {
+                    inlineValue = String(name[name.index(after: equals)...])
+                    name = name[..<equals]
+                }
+            } else {
+                guard word.count == 2, let option = command.options.first(where: { $0.short == word.last }) else {
+                    return .failure(
+                        HelpFormatter.usageError("Unknown option '\(word)'", command: command, path: fullPath))
+                }
+                name = Substring(option.name)
+            }
+            guard let option = command.options.first(where: { $0.name == name }) else {
+                return .failure(HelpFormatter.usageError("Unknown option '\(word)'", command: command, path: fullPath))
+            }
+            guard option.takesValue else {
+                if inlineValue != nil {
+                    return .failure(
+                        HelpFormatter.usageError(
+                            "The flag '\(option.synopsis)' does not take a value", command: command, path: fullPath))
+                }
+                invocation.flags.insert(option.name)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else if let next = words.first {
+                value = next
+                words = words.dropFirst()
+            } else {
+                return .failure(
+                    HelpFormatter.usageError(
+                        "Missing value for '\(option.synopsis)'", command: command, path: fullPath))
+            }
+            if let choices = option.choices, !choices.contains(value) {
+                return .failure(
+                    HelpFormatter.usageError(
+                        "The value '\(value)' is invalid for '\(option.synopsis)'. Please provide one of "
+                            + HelpFormatter.list(choices.map { "'\($0)'" }) + ".",
+                        command: command, path: fullPath))
+            }
+            invocation.optionValues[option.name, default: []].append(value)
+        }
+
+        for positional in command.arguments {
+            if positional.repeating {
+                invocation.positionalValues[positional.name] = loose
+                loose = []
+            } else if !loose.isEmpty {
+                invocation.positionalValues[positional.name] = [loose.removeFirst()]
+            }
+            if !positional.optional && invocation.positional(positional.name).isEmpty {
+                return .failure(
+                    HelpFormatter.usageError(
+                        "Missing expected argument '\(HelpFormatter.label(positional))'", command: command,
+                        path: fullPath))
+            }
+        }
+        if let extra = loose.first {
+            return .failure(
+                HelpFormatter.usageError("Unexpected argument '\(extra)'", command: command, path: fullPath))
+        }
+        return .run(invocation)
+    }
+}

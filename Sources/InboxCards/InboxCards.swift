@@ -1,1 +1,0 @@
-// InboxCards — work in progress (see issues).

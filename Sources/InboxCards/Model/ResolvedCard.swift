@@ -1,0 +1,211 @@
+public import Findings
+public import StrictJSON
+
+/// A URL a card uses, with the part it plays. The fetch stage downloads images, passes and posters,
+/// probes videos, and only reports links.
+public struct AssetReference: Sendable, Hashable {
+    /// The part an asset plays in a card.
+    public enum Role: String, Sendable, Hashable, CaseIterable {
+        /// The big image of a banner, captioned or wallet card (Android: the `b` banner).
+        case heroImage
+        /// The image a classic iOS card shows next to the text.
+        case avatar
+        /// The Android inbox icon (`imageUrl`).
+        case icon
+        /// Carousel slide image; `index` is the slide's position in the rendered carousel.
+        case carouselSlide
+        /// The video stream or file.
+        case video
+        /// The video poster image.
+        case videoPoster
+        /// The `.pkpass` URL of a wallet card.
+        case walletPass
+        /// An `openURL` button's target (`index` = rendered button position). Reported, not fetched.
+        case buttonLink
+        /// A slide's tap target (`index` = slide position). Reported, not fetched.
+        case slideLink
+
+        /// Links are reported; everything else is fetched and inspected.
+        public var isLink: Bool { self == .buttonLink || self == .slideLink }
+    }
+
+    public var role: Role
+    /// Position among the card's slides or buttons; `nil` for single assets.
+    public var index: Int?
+    /// The URL exactly as in the input, secrets included: for fetching only, never print it.
+    public var fetchURL: String
+    /// JSON path of the URL in the input.
+    public var path: String
+
+    public init(role: Role, index: Int?, fetchURL: String, path: String) {
+        self.role = role
+        self.index = index
+        self.fetchURL = fetchURL
+        self.path = path
+    }
+
+    /// The URL with secrets such as `token=` replaced by `REDACTED`: safe for every output.
+    public var url: String { Redact.url(fetchURL) }
+
+    /// `{"role", "index", "url"}` with the redacted URL, as in DESIGN.md "Report".
+    public var json: JSONValue {
+        .object(
+            JSONObject([
+                ("role", .string(role.rawValue)), ("index", index.map(JSONValue.int) ?? .null), ("url", .string(url)),
+            ]))
+    }
+}
+
+/// A rendered button of a classic or captioned card.
+public struct CardButton: Sendable, Hashable {
+    /// What a tap does.
+    public enum Action: Sendable, Hashable {
+        /// Opens the URL (the SDK refuses file/javascript/data/facetime schemes).
+        case openURL(String)
+        case dismiss
+        case markRead
+        /// Handed to the app's delegate with the button's other keys.
+        case custom
+
+        public var name: String {
+            switch self {
+            case .openURL: "openURL"
+            case .dismiss: "dismiss"
+            case .markRead: "markRead"
+            case .custom: "custom"
+            }
+        }
+    }
+
+    public var title: String
+    public var action: Action
+
+    public init(title: String, action: Action) {
+        self.title = title
+        self.action = action
+    }
+
+    /// `{"title", "action", "url"?}` with the URL redacted.
+    public var json: JSONValue {
+        var object = JSONObject([("title", .string(Redact.text(title))), ("action", .string(action.name))])
+        if case .openURL(let url) = action { object["url"] = .string(Redact.url(url)) }
+        return .object(object)
+    }
+}
+
+/// The card one message becomes for one SDK profile, platform and language.
+public struct ResolvedCard: Sendable, Hashable {
+    /// The message's source id (`file#request.notifications[3]`).
+    public var id: String
+    /// The inbox message code (`?` in the SDK log when absent).
+    public var code: String?
+    /// The iOS SDK profile; `nil` for Android, whose inbox has no profiles.
+    public var sdk: SDKProfile?
+    public var platform: Platform
+    /// The language of a per-language title/body; `nil` when the message is not per-language.
+    public var language: String?
+    /// The kind the message asks for: forced kind, a valid `displayType`, or the heuristic's choice.
+    public var requested: CardKind
+    /// The kind that renders.
+    public var resolved: CardKind
+    /// The card renders as `classic` instead of ``requested``.
+    public var degraded: Bool
+    /// Why (iOS: the exact SDK text such as `no title/body`).
+    public var degradeReason: String?
+    /// The line the iOS SDK logs at WARN for a degraded card, to match device logs.
+    public var sdkLog: String?
+    /// `--force-kind` decided the kind.
+    public var forced: Bool
+    /// The message floats to the top of the feed with a pin glyph.
+    public var pinned: Bool
+    /// Rendered buttons (empty when the kind or platform renders none).
+    public var buttons: [CardButton]
+    /// VoiceOver labels of the rich parts: slide captions (or "Slide"), "Play video".
+    public var accessibilityLabels: [String]
+    /// Everything noticed about the message and this card, most important first within each stage.
+    public var findings: [Finding]
+    /// URLs the rendered card uses (and its links).
+    public var assets: [AssetReference]
+
+    /// The card in the report's key order: `id, code, sdk, platform, language, requested, resolved, degraded,
+    /// degradeReason, sdkLog, findings, assets`, then `forced, pinned, buttons, accessibility`.
+    public var json: JSONValue {
+        .object(
+            JSONObject([
+                ("id", .string(id)),
+                ("code", .optional(code)),
+                ("sdk", .optional(sdk?.rawValue)),
+                ("platform", .string(platform.rawValue)),
+                ("language", .optional(language)),
+                ("requested", .string(requested.rawValue)),
+                ("resolved", .string(resolved.rawValue)),
+                ("degraded", .bool(degraded)),
+                ("degradeReason", .optional(degradeReason)),
+                ("sdkLog", .optional(sdkLog)),
+                ("findings", .array(findings.map(\.json))),
+                ("assets", .array(assets.map(\.json))),
+                ("forced", .bool(forced)),
+                ("pinned", .bool(pinned)),
+                ("buttons", .array(buttons.map(\.json))),
+                ("accessibility", .array(accessibilityLabels.map { .string(Redact.text($0)) })),
+            ]))
+    }
+}
+
+extension Finding {
+    /// `{"severity", "code", "message", "path"}` as in DESIGN.md "Report".
+    public var json: JSONValue {
+        .object(
+            JSONObject([
+                ("severity", .string(severity.rawValue)), ("code", .string(code)),
+                ("message", .string(Redact.text(message))), ("path", .optional(path)),
+            ]))
+    }
+}
+
+extension SourcedFinding {
+    /// The finding's JSON with its `source` first.
+    public var json: JSONValue {
+        guard case .object(var object) = finding.json else { return finding.json }
+        object = JSONObject([("source", .string(source))] + object.map { ($0.key, $0.value) })
+        return .object(object)
+    }
+}
+
+/// One resolve run: what was read, the findings about the inputs, and the cards.
+public struct ResolveRun: Sendable, Hashable {
+    /// The options the cards were resolved with.
+    public var options: ResolveOptions
+    /// Messages read (plain pushes included).
+    public var messagesRead: Int
+    /// Findings about the inputs (broken lines, unrecognised objects, plain pushes, untargeted platforms).
+    public var inputFindings: [SourcedFinding]
+    public var cards: [ResolvedCard]
+
+    public init(options: ResolveOptions, messagesRead: Int, inputFindings: [SourcedFinding], cards: [ResolvedCard]) {
+        self.options = options
+        self.messagesRead = messagesRead
+        self.inputFindings = inputFindings
+        self.cards = cards
+    }
+
+    /// Cards that render as classic instead of their requested kind.
+    public var degradedCount: Int { cards.reduce(0) { $0 + ($1.degraded ? 1 : 0) } }
+
+    /// Every finding of the run (input findings and card findings).
+    public var allFindings: [Finding] { inputFindings.map(\.finding) + cards.flatMap(\.findings) }
+
+    /// `{"schemaVersion": 1, "summary": {…}, "findings": […], "cards": […]}`.
+    public var json: JSONValue {
+        let all = allFindings
+        let summary = JSONObject([
+            ("messages", .int(messagesRead)), ("cards", .int(cards.count)), ("degraded", .int(degradedCount)),
+            ("errors", .int(all.count(.error))), ("warnings", .int(all.count(.warning))),
+        ])
+        return .object(
+            JSONObject([
+                ("schemaVersion", .int(1)), ("summary", .object(summary)),
+                ("findings", .array(inputFindings.map(\.json))), ("cards", .array(cards.map(\.json))),
+            ]))
+    }
+}

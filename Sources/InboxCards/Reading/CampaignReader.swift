@@ -1,0 +1,333 @@
+import Findings
+public import StrictJSON
+
+/// The whole input is unusable: not JSON at all, empty, too large, or JSON that holds no objects.
+/// The CLI exits 2 on it. Problems of single messages are findings instead.
+public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why the input is unusable.
+    public enum Kind: Sendable, Hashable {
+        /// Nothing but whitespace.
+        case empty
+        /// Larger than ``ReaderOptions/maxInputBytes``.
+        case tooLarge(limit: Int)
+        /// Not JSON (nor NDJSON with at least one readable line): the parser's reason and position.
+        case invalidJSON(JSONParseError)
+        /// Valid JSON whose top level is neither an object nor an array (e.g. `42`).
+        case notACampaign(typeName: String)
+    }
+
+    /// The input's name as given (`-` for standard input).
+    public var source: String
+    public var kind: Kind
+
+    public init(source: String, kind: Kind) {
+        self.source = source
+        self.kind = kind
+    }
+
+    /// The error as a finding (`input.invalidJSON`, `input.tooLarge`, `input.empty`, `input.notACampaign`) for
+    /// reports that list it next to the other inputs' findings.
+    public var finding: SourcedFinding {
+        let code: String
+        switch kind {
+        case .empty: code = CardFindingCode.emptyInput
+        case .tooLarge: code = CardFindingCode.tooLarge
+        case .invalidJSON: code = CardFindingCode.invalidJSON
+        case .notACampaign: code = CardFindingCode.notACampaign
+        }
+        let prefix = source + ": "
+        let text = description.hasPrefix(prefix) ? String(description.dropFirst(prefix.count)) : description
+        return SourcedFinding(source: source, finding: .redacted(.error, code, text, path: nil))
+    }
+
+    /// `demo.json: line 3, column 14: unexpected character 'x'`.
+    public var description: String {
+        switch kind {
+        case .empty: "\(source): empty input, expected a JSON object, an array of objects or NDJSON"
+        case .tooLarge(let limit): "\(source): input larger than \(limit) bytes"
+        case .invalidJSON(let error): "\(source): \(error.description)"
+        case .notACampaign(let typeName):
+            "\(source): top-level JSON \(typeName), expected an object, an array of objects or NDJSON"
+        }
+    }
+}
+
+/// Limits of one read.
+public struct ReaderOptions: Sendable, Hashable {
+    /// Inputs larger than this are refused with ``InputError/Kind/tooLarge(limit:)``.
+    public var maxInputBytes: Int
+    /// Nesting deeper than this is an error (never a stack overflow), also inside `u`/`action_params` strings.
+    public var maxDepth: Int
+
+    public init(maxInputBytes: Int = 256 << 20, maxDepth: Int = 512) {
+        self.maxInputBytes = maxInputBytes
+        self.maxDepth = maxDepth
+    }
+}
+
+/// Messages read from one or more inputs, and the findings about the inputs themselves.
+public struct ReadBatch: Sendable, Hashable {
+    /// Input names in read order.
+    public var sources: [String] = []
+    /// Every recognised message in input order, plain pushes included (``InboxMessage/reachesInbox``).
+    public var messages: [InboxMessage] = []
+    /// Findings that belong to no card: broken NDJSON lines, unrecognised objects, plain pushes, JSON warnings.
+    public var findings: [SourcedFinding] = []
+
+    public init() {}
+
+    /// Appends another batch (reading several files).
+    public mutating func append(_ other: ReadBatch) {
+        sources += other.sources
+        messages += other.messages
+        findings += other.findings
+    }
+}
+
+/// Reads campaign inputs: createMessage requests, inbox feed messages and push payloads, recognised
+/// per object, from a single object, an array or NDJSON.
+public enum CampaignReader {
+    /// Reads one input.
+    ///
+    /// A whole-document parse comes first. When that fails and the bytes look like NDJSON (the parser
+    /// stopped at content after a first value, or every non-blank line starts with `{`), every line
+    /// is parsed on its own: a broken line becomes an `input.invalidJSON` finding and the others are
+    /// read. Records of an NDJSON file are numbered like array elements, counting non-blank lines.
+    /// - Parameters:
+    ///   - bytes: the file's contents.
+    ///   - source: the name as given (`-` for standard input); it starts every message's source id.
+    /// - Returns: the messages and input findings.
+    /// - Throws: ``InputError`` when the input as a whole is unusable (the CLI exits 2).
+    public static func read(
+        bytes: [UInt8], source: String, options: ReaderOptions = .init()
+    ) throws(InputError) -> ReadBatch {
+        guard bytes.count <= options.maxInputBytes else {
+            throw InputError(source: source, kind: .tooLarge(limit: options.maxInputBytes))
+        }
+        guard bytes.contains(where: { !isWhitespace($0) }) else { throw InputError(source: source, kind: .empty) }
+        let parseOptions = JSONParseOptions(maxDepth: options.maxDepth)
+        var reader = Reader(source: source, options: options)
+        reader.batch.sources.append(source)
+        let document: (value: JSONValue, warnings: [JSONWarning])
+        do {
+            document = try JSON.parseDocument(bytes, options: parseOptions)
+        } catch {
+            guard error.kind == .trailingContent || looksLikeNDJSON(bytes) else {
+                throw InputError(source: source, kind: .invalidJSON(error))
+            }
+            try reader.readLines(bytes, parseOptions: parseOptions)
+            return reader.finish()
+        }
+        reader.note(document.warnings, lineOffset: 0)
+        switch document.value {
+        case .object(let object): reader.recognise(object, path: "")
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                reader.recogniseElement(element, path: JSONPath.index("", index))
+            }
+        default: throw InputError(source: source, kind: .notACampaign(typeName: document.value.typeName))
+        }
+        return reader.finish()
+    }
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// Two or more non-blank lines, each starting with `{`: a pretty-printed JSON document never looks like this.
+    static func looksLikeNDJSON(_ bytes: [UInt8]) -> Bool {
+        var lines = 0
+        var atLineStart = true
+        for byte in bytes {
+            if byte == 0x0A {
+                atLineStart = true
+                continue
+            }
+            guard atLineStart, !isWhitespace(byte) else { continue }
+            if byte != UInt8(ascii: "{") { return false }
+            lines += 1
+            atLineStart = false
+        }
+        return lines >= 2
+    }
+}
+
+/// The state of one read: the batch being filled and the input's name.
+private struct Reader {
+    let source: String
+    let options: ReaderOptions
+    var batch = ReadBatch()
+
+    init(source: String, options: ReaderOptions) {
+        self.source = source
+        self.options = options
+    }
+
+    /// The batch, with a warning when the input held no message and nothing else was wrong with it.
+    mutating func finish() -> ReadBatch {
+        if batch.messages.isEmpty && !batch.findings.contains(where: { $0.finding.severity == .error }) {
+            inputFinding(.warning, CardFindingCode.noMessages, "\(source) holds no message", path: nil)
+        }
+        return batch
+    }
+
+    func sourceID(_ path: String) -> String { path.isEmpty ? source : source + "#" + path }
+
+    mutating func inputFinding(_ severity: Severity, _ code: String, _ message: String, path: String?) {
+        batch.findings.append(
+            SourcedFinding(
+                source: sourceID(path ?? ""), finding: .redacted(severity, code, message, path: path)))
+    }
+
+    mutating func note(_ warnings: [JSONWarning], lineOffset: Int) {
+        for warning in warnings {
+            let line = warning.line + lineOffset
+            switch warning.kind {
+            case .byteOrderMark:
+                inputFinding(.info, CardFindingCode.byteOrderMark, "UTF-8 byte order mark at the start", path: nil)
+            case .duplicateKey(let key):
+                inputFinding(
+                    .warning, CardFindingCode.duplicateKey,
+                    "line \(line), column \(warning.column): duplicate key \"\(key)\" (the last one wins)", path: nil)
+            case .trailingComma:
+                inputFinding(
+                    .warning, CardFindingCode.invalidJSON, "line \(line), column \(warning.column): trailing comma",
+                    path: nil)
+            }
+        }
+    }
+
+    /// NDJSON: every non-blank line on its own. Throws when no line at all is readable.
+    mutating func readLines(_ bytes: [UInt8], parseOptions: JSONParseOptions) throws(InputError) {
+        var record = 0
+        var readable = 0
+        var firstError: JSONParseError?
+        var lineNumber = 0
+        var start = 0
+        while start <= bytes.count {
+            lineNumber += 1
+            var end = start
+            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+            let line = bytes[start..<end]
+            defer { start = end + 1 }
+            guard line.contains(where: { !CampaignReader.isWhitespace($0) }) else { continue }
+            let path = JSONPath.index("", record)
+            record += 1
+            do {
+                let (value, warnings) = try JSON.parseDocument(Array(line), options: parseOptions)
+                readable += 1
+                note(warnings, lineOffset: lineNumber - 1)
+                recogniseElement(value, path: path)
+            } catch {
+                let shifted = JSONParseError(
+                    kind: error.kind, line: lineNumber, column: error.column, offset: start + error.offset)
+                if firstError == nil { firstError = shifted }
+                inputFinding(.error, CardFindingCode.invalidJSON, "NDJSON \(shifted.description)", path: path)
+            }
+        }
+        if readable == 0, let firstError {
+            throw InputError(source: source, kind: .invalidJSON(firstError))
+        }
+    }
+
+    mutating func recogniseElement(_ value: JSONValue, path: String) {
+        guard case .object(let object) = value else {
+            inputFinding(
+                .error, CardFindingCode.notObject, "expected a message object, found \(value.typeName)", path: path)
+            return
+        }
+        recognise(object, path: path)
+    }
+
+    /// Decides per object what it is: a createMessage request, a feed (or a feed response), a push.
+    mutating func recognise(_ object: JSONObject, path: String) {
+        if let request = object["request"] {
+            let requestPath = JSONPath.key(path, "request")
+            guard case .object(let requestObject) = request else {
+                wrongTypeInput(request, expected: "an object", path: requestPath)
+                return
+            }
+            readNotifications(requestObject["notifications"], path: JSONPath.key(requestPath, "notifications"))
+        } else if object["notifications"] != nil {
+            // A request body without the `request` wrapper.
+            readNotifications(object["notifications"], path: JSONPath.key(path, "notifications"))
+        } else if object["inbox_id"] != nil || object["action_params"] != nil {
+            batch.messages.append(FeedReader.read(object, id: sourceID(path), path: path, options: options))
+        } else if object["pw_inbox"] != nil || object["aps"] != nil || object["inbox_params"] != nil {
+            let message = PushReader.read(object, id: sourceID(path), path: path, options: options)
+            if !message.reachesInbox {
+                inputFinding(
+                    .warning, CardFindingCode.notInbox,
+                    "push payload without pw_inbox: a plain push that never reaches the inbox, no card", path: path)
+            }
+            batch.messages.append(message)
+        } else if case .array(let messages)? = object["messages"] {
+            readFeedList(messages, path: JSONPath.key(path, "messages"))
+        } else if case .array(let messages)? = object["response"]?["messages"] {
+            readFeedList(messages, path: JSONPath.key(JSONPath.key(path, "response"), "messages"))
+        } else if Self.notificationKeys.contains(where: { object[$0] != nil }) {
+            // A notification on its own (e.g. an array of notifications, or one copied out of a request).
+            readNotification(object, path: path)
+        } else {
+            let keys = object.keys.prefix(8).joined(separator: ", ")
+            inputFinding(
+                .error, CardFindingCode.unrecognized,
+                "not a createMessage request, an inbox feed message or a push payload (keys: \(keys.isEmpty ? "none" : keys))",
+                path: path)
+        }
+    }
+
+    mutating func readFeedList(_ messages: [JSONValue], path: String) {
+        for (index, element) in messages.enumerated() {
+            let elementPath = JSONPath.index(path, index)
+            guard case .object(let object) = element else {
+                inputFinding(
+                    .error, CardFindingCode.notObject, "expected a feed message object, found \(element.typeName)",
+                    path: elementPath)
+                continue
+            }
+            batch.messages.append(
+                FeedReader.read(object, id: sourceID(elementPath), path: elementPath, options: options))
+        }
+    }
+
+    mutating func readNotifications(_ value: JSONValue?, path: String) {
+        guard case .array(let notifications)? = value else {
+            if let value {
+                wrongTypeInput(value, expected: "an array", path: path)
+            } else {
+                inputFinding(
+                    .error, CardFindingCode.unrecognized, "createMessage request without notifications", path: path)
+            }
+            return
+        }
+        for (index, element) in notifications.enumerated() {
+            let elementPath = JSONPath.index(path, index)
+            guard case .object(let object) = element else {
+                inputFinding(
+                    .error, CardFindingCode.notObject, "expected a notification object, found \(element.typeName)",
+                    path: elementPath)
+                continue
+            }
+            readNotification(object, path: elementPath)
+        }
+    }
+
+    /// Keys only a createMessage notification has (feed messages and push payloads are recognised first).
+    static let notificationKeys = ["ios_title", "content", "inbox_image", "inbox_days", "inbox_date", "send_date"]
+
+    mutating func readNotification(_ object: JSONObject, path: String) {
+        let message = NotificationReader.read(object, id: sourceID(path), path: path, options: options)
+        if !message.reachesInbox {
+            inputFinding(
+                .warning, CardFindingCode.notInbox,
+                "no inbox_image, inbox_date or inbox_days: a plain push that never reaches the inbox, no card",
+                path: path)
+        }
+        batch.messages.append(message)
+    }
+
+    mutating func wrongTypeInput(_ value: JSONValue, expected: String, path: String) {
+        inputFinding(
+            .error, CardFindingCode.inputWrongType, "\(path) is \(value.typeName), expected \(expected)", path: path)
+    }
+}

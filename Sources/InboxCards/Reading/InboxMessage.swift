@@ -1,0 +1,133 @@
+public import Findings
+import StrictJSON
+
+/// Which kind of input a message was read from.
+public enum MessageShape: String, Sendable, Hashable {
+    /// A notification of a createMessage request (`request.notifications[i]`).
+    case createMessage
+    /// A message of the inbox feed (`getInboxMessages`).
+    case feed
+    /// The userInfo of a delivered push.
+    case push
+}
+
+/// A title or body: one string, or one string per language (`{"en": "…", "de": "…"}`).
+public struct MessageText: Sendable, Hashable {
+    /// One language's text.
+    public struct Entry: Sendable, Hashable {
+        public var language: String
+        public var text: String
+    }
+
+    /// The text when it is not per-language.
+    public var plain: String?
+    /// The per-language texts in input order (empty when ``plain`` is set).
+    public var entries: [Entry]
+
+    /// Whether the text is given per language.
+    public var isPerLanguage: Bool { plain == nil }
+
+    init(plain: String) {
+        self.plain = plain
+        self.entries = []
+    }
+
+    init(entries: [Entry]) {
+        self.plain = nil
+        self.entries = entries
+    }
+
+    /// The fallback language used when a per-language text lacks the language being resolved.
+    public static let fallbackLanguage = "en"
+
+    /// The text shown for `language`: the plain text, the exact language, else the `en` text.
+    /// - Returns: the text (nil when there is none) and whether the `en` fallback was used.
+    func text(for language: String?) -> (text: String?, fellBack: Bool) {
+        if let plain { return (plain, false) }
+        guard let language else { return (entries.first?.text, false) }
+        if let entry = entries.first(where: { $0.language == language }) { return (entry.text, false) }
+        if let entry = entries.first(where: { $0.language == Self.fallbackLanguage }) { return (entry.text, true) }
+        return (nil, false)
+    }
+}
+
+/// One level of actionParams the SDK looks values up in: the root, `u`, or `userdata`.
+struct ParamLevel: Sendable, Hashable {
+    enum Name: String, Sendable, Hashable {
+        case root
+        case u
+        case userdata
+    }
+
+    var name: Name
+    var object: JSONObject
+    /// JSON path of this object inside the input file (it may descend into a JSON-encoded string).
+    var path: String
+    /// For createMessage the root is synthetic: its keys come from differently named request fields.
+    var aliases: [String: String]?
+
+    func path(of key: String) -> String {
+        if let alias = aliases?[key] { return alias }
+        return JSONPath.key(path, key)
+    }
+}
+
+/// A message as read from the input: what the SDK will see, and where each part came from.
+///
+/// `auth` and every other request field the device never sees are not kept.
+public struct InboxMessage: Sendable, Hashable {
+    /// Source id: `file#request.notifications[3]`, `file#[3]` (array element or NDJSON record), or the
+    /// file name alone for a file that holds a single feed message or push payload.
+    public var id: String
+    /// What kind of input the message came from.
+    public var shape: MessageShape
+    /// JSON path of the message inside its file (empty for a single-object file).
+    public var path: String
+    /// The inbox message code (feed `inbox_id`, push `pw_inbox`); `nil` before sending (createMessage).
+    public var code: String?
+    /// Title (`ios_title` else `title`; feed `title`; push `aps.alert.title`).
+    public var title: MessageText?
+    /// Body (`content`; feed `text`; push `aps.alert` or `aps.alert.body`).
+    public var body: MessageText?
+    /// The message's `imageUrl` (createMessage `inbox_image`, feed `image`, push `inbox_params.image`).
+    public var imageURL: String?
+    /// Where ``imageURL`` came from.
+    var imagePath: String
+    /// `false` for a plain push (no `inbox_image`/`inbox_date`/`inbox_days`, or no `pw_inbox`): no card.
+    public var reachesInbox: Bool
+    /// The platforms the message targets (createMessage `platforms`); `nil` = every platform of the app.
+    public var targets: Set<Platform>?
+    /// How `u` reached the device (for reports): absent, an object, or a JSON-encoded string.
+    public var customDataForm: CustomDataForm
+    /// Problems found while reading this message; they are copied into every card of the message.
+    public var findings: [Finding]
+
+    /// actionParams as the SDK sees them, in lookup order: root, `u`, `userdata`.
+    var levels: [ParamLevel]
+    /// Where the title and body came from (for language findings).
+    var titlePath = ""
+    var bodyPath = ""
+
+    /// How the custom data `u` (createMessage `data`) arrived.
+    public enum CustomDataForm: String, Sendable, Hashable {
+        case absent
+        case object
+        case jsonString
+    }
+
+    /// Every language of the per-language title and body, in input order (title's first).
+    /// Empty when neither is per-language.
+    public var languages: [String] {
+        var result: [String] = []
+        for text in [title, body] {
+            guard let text, text.isPerLanguage else { continue }
+            for entry in text.entries where !result.contains(entry.language) { result.append(entry.language) }
+        }
+        return result
+    }
+
+    /// The actionParams root the SDK sees (`nil` when it sees none).
+    var root: ParamLevel? { levels.first { $0.name == .root } }
+    /// The decoded `u` object (`nil` when absent or unusable).
+    var customData: ParamLevel? { levels.first { $0.name == .u } }
+}

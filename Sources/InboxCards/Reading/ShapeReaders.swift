@@ -1,0 +1,294 @@
+import Findings
+import StrictJSON
+
+/// Shared decoding of the fields every input shape has, collecting the message's findings.
+struct FieldDecoder {
+    let options: ReaderOptions
+    var findings: [Finding] = []
+
+    init(options: ReaderOptions) {
+        self.options = options
+    }
+
+    mutating func add(_ severity: Severity, _ code: String, _ message: String, path: String) {
+        findings.append(.redacted(severity, code, message, path: path))
+    }
+
+    mutating func wrongType(_ value: JSONValue, expected: String, path: String) {
+        add(.warning, CardFindingCode.inputWrongType, "\(path) is \(value.typeName), expected \(expected)", path: path)
+    }
+
+    /// A string field; `null` counts as absent, another type is a finding.
+    mutating func string(_ value: JSONValue?, path: String) -> String? {
+        switch value {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        case let other?:
+            wrongType(other, expected: "a string", path: path)
+            return nil
+        }
+    }
+
+    /// A message code: a string, or a number written as its JSON text.
+    mutating func code(_ value: JSONValue?, path: String) -> String? {
+        if case .number(let number)? = value { return number.text }
+        return string(value, path: path)
+    }
+
+    /// A title or body: a string, or a per-language object of strings.
+    mutating func text(_ value: JSONValue?, path: String) -> MessageText? {
+        switch value {
+        case nil, .null?: return nil
+        case .string(let text)?: return MessageText(plain: text)
+        case .object(let object)?:
+            var entries: [MessageText.Entry] = []
+            for (language, value) in object {
+                guard case .string(let text) = value else {
+                    if value != .null { wrongType(value, expected: "a string", path: JSONPath.key(path, language)) }
+                    continue
+                }
+                if let existing = entries.firstIndex(where: { $0.language == language }) {
+                    entries[existing].text = text  // duplicate key: the last one wins, as everywhere
+                } else {
+                    entries.append(MessageText.Entry(language: language, text: text))
+                }
+            }
+            if entries.isEmpty {
+                add(.warning, CardFindingCode.inputWrongType, "\(path) has no per-language string", path: path)
+                return nil
+            }
+            return MessageText(entries: entries)
+        case let other?:
+            wrongType(other, expected: "a string or a per-language object", path: path)
+            return nil
+        }
+    }
+
+    /// Custom data as the device gets it under `u`: an object, or a JSON-encoded object string.
+    mutating func customData(
+        _ value: JSONValue?, path: String
+    ) -> (level: ParamLevel?, form: InboxMessage.CustomDataForm) {
+        switch value {
+        case nil, .null?: return (nil, .absent)
+        case .object(let object)?: return (ParamLevel(name: .u, object: object, path: path), .object)
+        case .string(let text)?:
+            guard let object = parseObject(text, path: path, code: CardFindingCode.customDataInvalid) else {
+                return (nil, .jsonString)
+            }
+            return (ParamLevel(name: .u, object: object, path: path), .jsonString)
+        case let other?:
+            add(
+                .warning, CardFindingCode.customDataInvalid,
+                "\(path) is \(other.typeName), expected an object or a JSON-encoded object: the SDK ignores it",
+                path: path)
+            return (nil, .absent)
+        }
+    }
+
+    /// Parses a JSON-encoded object the SDK would decode with JSONSerialization; anything else is a finding.
+    mutating func parseObject(_ text: String, path: String, code: String) -> JSONObject? {
+        do {
+            let value = try JSON.parse(text, options: JSONParseOptions(maxDepth: options.maxDepth))
+            guard case .object(let object) = value else {
+                add(
+                    .warning, code,
+                    "\(path) is a JSON string holding \(value.typeName), not an object: the SDK ignores it",
+                    path: path)
+                return nil
+            }
+            return object
+        } catch {
+            add(
+                .warning, code, "\(path) is a string that is not JSON (\(error.description)): the SDK ignores it",
+                path: path)
+            return nil
+        }
+    }
+
+    /// The `userdata` object at the actionParams root (only `displayType` and `pinned` look there).
+    mutating func userdata(in root: ParamLevel) -> ParamLevel? {
+        switch root.object["userdata"] {
+        case .object(let object)?:
+            return ParamLevel(name: .userdata, object: object, path: JSONPath.key(root.path, "userdata"))
+        case nil, .null?: return nil
+        case let other?:
+            wrongType(other, expected: "an object", path: JSONPath.key(root.path, "userdata"))
+            return nil
+        }
+    }
+
+    /// root, u (object or JSON string), userdata — in the SDK's lookup order.
+    mutating func levels(root: ParamLevel) -> (levels: [ParamLevel], form: InboxMessage.CustomDataForm) {
+        var levels = [root]
+        let (u, form) = customData(root.object["u"], path: JSONPath.key(root.path, "u"))
+        if let u { levels.append(u) }
+        if let userdata = userdata(in: root) { levels.append(userdata) }
+        return (levels, form)
+    }
+}
+
+/// A createMessage notification.
+enum NotificationReader {
+    static func read(_ object: JSONObject, id: String, path: String, options: ReaderOptions) -> InboxMessage {
+        var decoder = FieldDecoder(options: options)
+        func key(_ name: String) -> String { JSONPath.key(path, name) }
+
+        // iOS shows `ios_title` when it is set; a wrong-typed one is reported and `title` is used instead.
+        var title = decoder.text(object["ios_title"], path: key("ios_title"))
+        var titlePath = key("ios_title")
+        if title == nil {
+            title = decoder.text(object["title"], path: key("title"))
+            titlePath = key("title")
+        }
+        let body = decoder.text(object["content"], path: key("content"))
+        let image = decoder.string(object["inbox_image"], path: key("inbox_image"))
+
+        let eligible = ["inbox_image", "inbox_date", "inbox_days"].contains { name in
+            guard let value = object[name] else { return false }
+            return value != .null
+        }
+        checkInboxDays(object["inbox_days"], path: key("inbox_days"), decoder: &decoder)
+        _ = decoder.string(object["inbox_date"], path: key("inbox_date"))
+
+        // The device gets `data` as `u`, and the iOS attachment / Android banner as root `attachment` / `b`.
+        var rootObject = JSONObject()
+        var aliases: [String: String] = [:]
+        for (field, rootKey) in [("ios_attachment", "attachment"), ("android_banner", "b")] {
+            if let value = object[field], value != .null {
+                rootObject[rootKey] = value
+                aliases[rootKey] = key(field)
+            }
+        }
+        let root = ParamLevel(name: .root, object: rootObject, path: path, aliases: aliases)
+        var levels = [root]
+        let (u, form) = decoder.customData(object["data"], path: key("data"))
+        if let u { levels.append(u) }
+
+        let targets = targets(object["platforms"], path: key("platforms"), decoder: &decoder)
+        return InboxMessage(
+            id: id, shape: .createMessage, path: path, code: nil, title: title, body: body,
+            imageURL: image, imagePath: key("inbox_image"), reachesInbox: eligible, targets: targets,
+            customDataForm: form, findings: decoder.findings, levels: levels, titlePath: titlePath,
+            bodyPath: key("content"))
+    }
+
+    /// Pushwoosh keeps inbox messages at most 30 days.
+    static func checkInboxDays(_ value: JSONValue?, path: String, decoder: inout FieldDecoder) {
+        switch value {
+        case nil, .null?: return
+        case .number(let number)?:
+            guard let days = number.intValue else {
+                decoder.add(
+                    .warning, CardFindingCode.inboxDays, "inbox_days \(number.text) is not a whole number", path: path)
+                return
+            }
+            if days > 30 {
+                decoder.add(
+                    .warning, CardFindingCode.inboxDays,
+                    "inbox_days \(days) is above the maximum of 30: the inbox keeps the message 30 days at most",
+                    path: path)
+            } else if days < 1 {
+                decoder.add(.warning, CardFindingCode.inboxDays, "inbox_days \(days) is below 1", path: path)
+            }
+        case let other?:
+            decoder.wrongType(other, expected: "a number of days (1–30)", path: path)
+        }
+    }
+
+    /// `platforms` codes → the modelled platforms; absent (or unusable) = every platform of the app.
+    static func targets(_ value: JSONValue?, path: String, decoder: inout FieldDecoder) -> Set<Platform>? {
+        switch value {
+        case nil, .null?: return nil
+        case .array(let codes)?:
+            var platforms = Set<Platform>()
+            for (index, code) in codes.enumerated() {
+                guard case .number(let number) = code, let value = number.intValue else {
+                    decoder.wrongType(code, expected: "a platform code number", path: JSONPath.index(path, index))
+                    continue
+                }
+                if let platform = Platform.fromPushwooshCode(value) { platforms.insert(platform) }
+            }
+            return platforms
+        case let other?:
+            decoder.wrongType(other, expected: "an array of platform codes", path: path)
+            return nil
+        }
+    }
+}
+
+/// A message of the inbox feed (`getInboxMessages`).
+enum FeedReader {
+    static func read(_ object: JSONObject, id: String, path: String, options: ReaderOptions) -> InboxMessage {
+        var decoder = FieldDecoder(options: options)
+        func key(_ name: String) -> String { JSONPath.key(path, name) }
+        let paramsPath = key("action_params")
+        var levels: [ParamLevel] = []
+        var form = InboxMessage.CustomDataForm.absent
+        switch object["action_params"] {
+        case nil, .null?: break
+        case .string(let text)?:
+            if let params = decoder.parseObject(text, path: paramsPath, code: CardFindingCode.actionParamsInvalid) {
+                (levels, form) = decoder.levels(root: ParamLevel(name: .root, object: params, path: paramsPath))
+            }
+        case .object?:
+            // The wire format is a JSON string; the iOS SDK does not decode an object here.
+            decoder.add(
+                .warning, CardFindingCode.actionParamsObject,
+                "action_params is an object, not a JSON-encoded string: the iOS SDK sees no actionParams "
+                    + "(no displayType, custom data, buttons or pinning)", path: paramsPath)
+        case let other?:
+            decoder.add(
+                .warning, CardFindingCode.actionParamsInvalid,
+                "action_params is \(other.typeName), expected a JSON-encoded object: the SDK sees no actionParams",
+                path: paramsPath)
+        }
+        return InboxMessage(
+            id: id, shape: .feed, path: path, code: decoder.code(object["inbox_id"], path: key("inbox_id")),
+            title: decoder.text(object["title"], path: key("title")),
+            body: decoder.text(object["text"], path: key("text")),
+            imageURL: decoder.string(object["image"], path: key("image")), imagePath: key("image"),
+            reachesInbox: true, targets: nil, customDataForm: form, findings: decoder.findings, levels: levels,
+            titlePath: key("title"), bodyPath: key("text"))
+    }
+}
+
+/// The userInfo of a delivered push: `pw_inbox`, `inbox_params.image`, `aps.alert`, `u` at the root.
+enum PushReader {
+    static func read(_ object: JSONObject, id: String, path: String, options: ReaderOptions) -> InboxMessage {
+        var decoder = FieldDecoder(options: options)
+        func key(_ name: String) -> String { JSONPath.key(path, name) }
+        var title: MessageText?
+        var body: MessageText?
+        let alertPath = JSONPath.key(key("aps"), "alert")
+        var bodyPath = JSONPath.key(alertPath, "body")
+        switch object["aps"] {
+        case .object(let aps)?:
+            switch aps["alert"] {
+            case .object(let alert)?:
+                title = decoder.text(alert["title"], path: JSONPath.key(alertPath, "title"))
+                body = decoder.text(alert["body"], path: JSONPath.key(alertPath, "body"))
+            case let other?:
+                body = decoder.text(other, path: alertPath)
+                bodyPath = alertPath
+            case nil: break
+            }
+        case nil, .null?: break
+        case let other?: decoder.wrongType(other, expected: "an object", path: key("aps"))
+        }
+        let paramsPath = key("inbox_params")
+        var image: String?
+        switch object["inbox_params"] {
+        case .object(let params)?: image = decoder.string(params["image"], path: JSONPath.key(paramsPath, "image"))
+        case nil, .null?: break
+        case let other?: decoder.wrongType(other, expected: "an object", path: paramsPath)
+        }
+        let code = decoder.code(object["pw_inbox"], path: key("pw_inbox"))
+        let (levels, form) = decoder.levels(root: ParamLevel(name: .root, object: object, path: path))
+        return InboxMessage(
+            id: id, shape: .push, path: path, code: code, title: title, body: body, imageURL: image,
+            imagePath: JSONPath.key(paramsPath, "image"), reachesInbox: code != nil, targets: nil,
+            customDataForm: form, findings: decoder.findings, levels: levels,
+            titlePath: JSONPath.key(alertPath, "title"),
+            bodyPath: bodyPath)
+    }
+}

@@ -1,0 +1,121 @@
+/// Builds the JSON paths that findings point at (`request.notifications[2].data.carousel[1].image`).
+///
+/// Paths are only built when a finding is made, so the common (clean) case allocates nothing here.
+/// Keys that are not plain identifiers are written as `["pt-BR"]` so the path stays unambiguous.
+enum JSONPath {
+    static func key(_ base: String, _ key: String) -> String {
+        if isIdentifier(key) { return base.isEmpty ? key : base + "." + key }
+        var escaped = ""
+        for character in key {
+            if character == "\"" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return base + "[\"" + escaped + "\"]"
+    }
+
+    static func index(_ base: String, _ index: Int) -> String {
+        base + "[" + String(index) + "]"
+    }
+
+    private static func isIdentifier(_ key: String) -> Bool {
+        guard let first = key.utf8.first, !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else {
+            return false
+        }
+        return key.utf8.allSatisfy { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+        }
+    }
+}
+
+/// The URL checks the SDK makes, without Foundation (the resolve hot path stays allocation-light).
+///
+/// "Parses" follows RFC 3986 as `URL(string:)` did before iOS 17: ASCII only, no spaces or other
+/// characters outside the URI set, and every `%` followed by two hex digits. iOS 17+ percent-encodes
+/// such strings instead of failing, so a URL failing here is worth a warning on every SDK.
+enum URLCheck {
+    /// Schemes the SDK refuses to open from a button or a slide (it logs a WARN and does nothing).
+    static let unsafeSchemes: Set<String> = ["file", "javascript", "data", "facetime", "facetime-audio"]
+
+    /// Whether `text` is a URI reference `URL(string:)` accepts.
+    static func parses(_ text: String) -> Bool {
+        let bytes = text.utf8
+        guard !bytes.isEmpty else { return false }
+        var pendingHex = 0
+        for byte in bytes {
+            if pendingHex > 0 {
+                guard isHex(byte) else { return false }
+                pendingHex -= 1
+                continue
+            }
+            if byte == UInt8(ascii: "%") {
+                pendingHex = 2
+                continue
+            }
+            guard isURIByte(byte) else { return false }
+        }
+        return pendingHex == 0
+    }
+
+    /// The scheme (as written) when `text` starts with `scheme:`; `nil` for relative references.
+    static func scheme(_ text: String) -> Substring? {
+        guard let first = text.utf8.first, isAlpha(first) else { return nil }
+        for index in text.utf8.indices {
+            let byte = text.utf8[index]
+            if byte == UInt8(ascii: ":") { return text[text.startIndex..<index] }
+            guard
+                isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".")
+            else { return nil }
+        }
+        return nil
+    }
+
+    /// A string that parses and has an `http` or `https` scheme (case-insensitive), as the video and
+    /// wallet decoders require.
+    static func isHTTP(_ text: String) -> Bool {
+        guard parses(text), let scheme = scheme(text) else { return false }
+        let lower = scheme.lowercased()
+        return lower == "http" || lower == "https"
+    }
+
+    /// The case-sensitive prefix test 7.2 applies to `attachment`/`b`.
+    static func hasHTTPPrefix(_ text: String) -> Bool {
+        text.hasPrefix("http://") || text.hasPrefix("https://")
+    }
+
+    /// The lowercased scheme when it is one the SDK refuses to open.
+    static func unsafeScheme(_ text: String) -> String? {
+        guard let scheme = scheme(text) else { return nil }
+        let lower = scheme.lowercased()
+        return unsafeSchemes.contains(lower) ? lower : nil
+    }
+
+    private static func isAlpha(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private static func isHex(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
+    }
+
+    /// Unreserved, gen-delims and sub-delims of RFC 3986.
+    private static func isURIByte(_ byte: UInt8) -> Bool {
+        if isAlpha(byte) || isDigit(byte) { return true }
+        switch byte {
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+            UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["),
+            UInt8(ascii: "]"), UInt8(ascii: "@"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+            UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,24 @@
+public import Findings
+
+/// `--fail-on`: which results make the run fail (exit code 1).
+public enum FailPolicy: String, Sendable, CaseIterable {
+    /// Any error finding (the default).
+    case error
+    /// Any warning or error finding.
+    case warning
+    /// Any card that degrades to classic, or any error finding.
+    case degrade
+    /// Never fail on findings (exit 0 unless an input is unreadable).
+    case never
+
+    /// Whether a run with these findings and this many degraded (or broken) cards fails.
+    public func fails(findings: some Sequence<Finding>, degradedCards: Int) -> Bool {
+        let worst = findings.maxSeverity
+        switch self {
+        case .never: return false
+        case .error: return worst == .error
+        case .warning: return worst.map { $0 >= .warning } ?? false
+        case .degrade: return degradedCards > 0 || worst == .error
+        }
+    }
+}

@@ -1,0 +1,35 @@
+public import InboxCards
+
+/// `inbox-assets resolve` as a library call: read every input, resolve every message.
+public struct ResolveJob: Sendable {
+    public var options: ResolveOptions
+    public var readerOptions: ReaderOptions
+
+    public init(options: ResolveOptions, readerOptions: ReaderOptions = .init()) {
+        self.options = options
+        self.readerOptions = readerOptions
+    }
+
+    /// The outcome: the resolve run over every usable input, and the inputs that were unusable as a whole.
+    public struct Outcome: Sendable {
+        public var run: ResolveRun
+        /// Inputs that are not JSON, empty or too large (the CLI prints them and exits 2).
+        public var unusableInputs: [InputError]
+    }
+
+    /// Reads and resolves `inputs` (name as given, bytes), in order. An unusable input does not stop the others.
+    public func run(_ inputs: [(name: String, bytes: [UInt8])]) -> Outcome {
+        var batch = ReadBatch()
+        var unusable: [InputError] = []
+        for input in inputs {
+            do {
+                batch.append(try CampaignReader.read(bytes: input.bytes, source: input.name, options: readerOptions))
+            } catch {
+                unusable.append(error)
+            }
+        }
+        var run = CardResolver(options: options).run(batch)
+        run.inputFindings += unusable.map(\.finding)
+        return Outcome(run: run, unusableInputs: unusable)
+    }
+}

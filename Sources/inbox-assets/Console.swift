@@ -1,0 +1,74 @@
+import Findings
+import Foundation
+import InboxCards
+
+/// Exit codes (README "Exit codes"; DESIGN.md "CLI contract").
+enum ExitCode {
+    /// Nothing at or above `--fail-on`.
+    static let success: Int32 = 0
+    /// Findings at or above `--fail-on`.
+    static let findings: Int32 = 1
+    /// An input could not be read or is not usable at all.
+    static let invalidInput: Int32 = 2
+    /// Bad command line (EX_USAGE).
+    static let usage: Int32 = 64
+    /// The tool itself failed (EX_SOFTWARE).
+    static let internalError: Int32 = 70
+}
+
+/// Writes to the standard streams without Foundation's print buffering surprises on exit().
+enum Console {
+    static func out(_ text: String) { write(text, to: FileHandle.standardOutput) }
+    static func err(_ text: String) { write(text, to: FileHandle.standardError) }
+
+    private static func write(_ text: String, to handle: FileHandle) {
+        handle.write(Data(text.utf8))
+    }
+
+    /// Whether colour may be used on stdout: a terminal, and `NO_COLOR` unset (https://no-color.org).
+    static var stdoutWantsColor: Bool {
+        isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+    }
+
+    /// Whether progress may be drawn on stderr.
+    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+}
+
+/// A failure that ends the command with a message on stderr and a specific exit code.
+struct CommandFailure: Error {
+    var message: String
+    var status: Int32
+    /// The operand the failure is about, when it is about one input.
+    var source: String? = nil
+
+    /// The failure as an `input.unreadable` finding, so JSON reports list it next to the other inputs.
+    var finding: SourcedFinding {
+        SourcedFinding(source: source ?? "-", finding: .error("input.unreadable", message))
+    }
+
+    static func invalidInput(_ message: String, source: String? = nil) -> CommandFailure {
+        CommandFailure(message: message, status: ExitCode.invalidInput, source: source)
+    }
+}
+
+/// Reads a command's input operands: files as given, `-` as standard input (at most once).
+enum InputFiles {
+    /// The bytes of one operand.
+    /// - Throws: ``CommandFailure`` (exit 2) when the file cannot be read.
+    static func read(_ operand: String) throws(CommandFailure) -> [UInt8] {
+        if operand == "-" {
+            return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: operand, isDirectory: &isDirectory) else {
+            throw .invalidInput("cannot read '\(operand)': no such file", source: operand)
+        }
+        guard !isDirectory.boolValue else {
+            throw .invalidInput("cannot read '\(operand)': is a directory", source: operand)
+        }
+        guard let data = FileManager.default.contents(atPath: operand) else {
+            throw .invalidInput("cannot read '\(operand)': permission denied or unreadable", source: operand)
+        }
+        return [UInt8](data)
+    }
+}

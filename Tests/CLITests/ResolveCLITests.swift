@@ -1,0 +1,177 @@
+import Foundation
+import StrictJSON
+import Testing
+
+/// End-to-end: the built binary, its help text, outputs and exit codes (the CLI contract).
+struct ResolveCLITests {
+    static let demo = "Fixtures/campaigns/demo.json"
+
+    @Test func rootHelpListsCommandsAndExitCodes() throws {
+        let result = try CLI.run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.hasPrefix("OVERVIEW: Pre-flight Pushwoosh InboxKit campaigns: cards, assets, passes.\n"))
+        #expect(result.stdout.contains("USAGE: inbox-assets <subcommand>\n"))
+        #expect(result.stdout.contains("SUBCOMMANDS:\n  resolve                 Work out which InboxKit card"))
+        #expect(result.stdout.contains("Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it;"))
+        #expect(try CLI.run([]).stdout == result.stdout)
+        #expect(try CLI.run(["help"]).stdout == result.stdout)
+    }
+
+    @Test func resolveHelpIsPinned() throws {
+        let result = try CLI.run(["resolve", "--help"])
+        #expect(result.status == 0)
+        let expected = try String(contentsOfFile: CLI.fixture("expected/resolve-help.txt"), encoding: .utf8)
+        #expect(result.stdout == expected)
+        #expect(try CLI.run(["help", "resolve"]).stdout == expected)
+    }
+
+    @Test func version() throws {
+        let result = try CLI.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "inbox-assets 0.1.0\n")
+    }
+
+    @Test(arguments: [
+        (["resolve"], "Error: Missing expected argument '<inputs> ...'"),
+        (
+            ["resolve", demo, "--sdk", "8.0"],
+            "Error: The value '8.0' is invalid for '--sdk <sdk>'. Please provide one of '7.0', '7.1', '7.2' and 'all'."
+        ),
+        (["resolve", demo, "--format", "xml"], "Error: The value 'xml' is invalid for '--format <format>'."),
+        (["resolve", demo, "--frobnicate"], "Error: Unknown option '--frobnicate'"),
+        (["resolve", "-", "-"], "Error: Standard input ('-') can be given only once"),
+        (["frobnicate"], "Error: Unknown subcommand 'frobnicate'"),
+    ])
+    func usageErrorsExit64WithUsageOnStderr(arguments: [String], message: String) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix(message))
+        #expect(result.stderr.contains("\nUsage: inbox-assets"))
+        #expect(result.stderr.contains("--help' for more information."))
+    }
+
+    @Test func demoTextReportIsPinned() throws {
+        let result = try CLI.run(["resolve", Self.demo])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(!result.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
+        let expected = try String(contentsOfFile: CLI.fixture("expected/demo-resolve.txt"), encoding: .utf8)
+        #expect(result.stdout == expected)
+    }
+
+    @Test func demoJSONAllProfilesAndPlatformsIsPinned() throws {
+        let result = try CLI.run(["resolve", Self.demo, "--sdk", "all", "--platform", "all", "--format", "json"])
+        #expect(result.status == 0)
+        let expected = try String(contentsOfFile: CLI.fixture("expected/demo-resolve-all.json"), encoding: .utf8)
+        #expect(result.stdout == expected)
+        let report = try JSON.parse(result.stdout)
+        #expect(report["schemaVersion"] == 1)
+        let cards = try #require(report["cards"]?.arrayValue)
+        #expect(Set(cards.compactMap { $0["sdk"]?.stringValue }) == ["7.0", "7.1", "7.2"])
+        #expect(Set(cards.compactMap { $0["platform"]?.stringValue }) == ["ios", "android"])
+        for card in cards where card["degraded"] == true && card["platform"] == "ios" {
+            let log = try #require(card["sdkLog"]?.stringValue)
+            #expect(log.hasPrefix("Inbox cell degraded — code="))
+            #expect(log.contains("→classic ("))
+        }
+    }
+
+    @Test(arguments: [
+        ("error", Int32(0)), ("warning", 1), ("degrade", 1), ("never", 0),
+    ])
+    func failOnLevels(level: String, status: Int32) throws {
+        #expect(try CLI.run(["resolve", Self.demo, "--fail-on", level]).status == status)
+    }
+
+    @Test func failOnErrorWhenAMessageHasAnError() throws {
+        let ndjson = """
+            {"pw_inbox": "1", "aps": {"alert": {"title": "t", "body": "b"}}}
+            {not json
+            """
+        let result = try CLI.run(["resolve", "-", "--format", "json"], stdin: ndjson)
+        #expect(result.status == 1, "a broken NDJSON line is an error finding; the other line still resolves")
+        let report = try JSON.parse(result.stdout)
+        #expect(report["summary"]?["cards"] == 1)
+        #expect(report["findings"]?[0]?["code"] == "input.invalidJSON")
+        #expect(report["findings"]?[0]?["source"] == "-#[1]")
+    }
+
+    @Test func unreadableAndInvalidInputsExit2ButOthersAreReported() throws {
+        let result = try CLI.run(["resolve", "missing.json", "-", Self.demo, "--format", "json"], stdin: "[1, 2")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Error: cannot read 'missing.json': no such file\n"))
+        #expect(result.stderr.contains("Error: -: line 1, column 6: unexpected end of input\n"))
+        let report = try JSON.parse(result.stdout)
+        #expect(report["summary"]?["cards"] == 16)
+        let codes = report["findings"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
+        #expect(codes.contains("input.unreadable") && codes.contains("input.invalidJSON"))
+    }
+
+    @Test func directoryIsUnreadableInput() throws {
+        let result = try CLI.run(["resolve", "Fixtures"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "Error: cannot read 'Fixtures': is a directory\n")
+    }
+
+    @Test func secretsNeverReachAnyFormat() throws {
+        let campaign = """
+            {"request": {"application": "ABCDE-12345", "auth": "SUPERSECRETAUTHTOKEN",
+              "notifications": [{"content": "Hi https://x.example/a?token=TOPSECRET1", "inbox_days": 3,
+                "inbox_image": "https://cdn.example.com/a.png?token=TOPSECRET2&w=1",
+                "data": {"displayType": "banner", "buttons": [{"title": "Go", "url": "https://x.example/?api_key=TOPSECRET3"}]}}]}}
+            """
+        for format in ["text", "json"] {
+            let result = try CLI.run(["resolve", "-", "--format", format, "--sdk", "all"], stdin: campaign)
+            #expect(result.status == 0)
+            for secret in ["SUPERSECRETAUTHTOKEN", "TOPSECRET1", "TOPSECRET2", "TOPSECRET3"] {
+                #expect(!result.stdout.contains(secret), "\(secret) leaked in \(format)")
+                #expect(!result.stderr.contains(secret))
+            }
+        }
+        let json = try CLI.run(["resolve", "-", "--format", "json"], stdin: campaign).stdout
+        #expect(json.contains("token=REDACTED&w=1"))
+    }
+
+    @Test func hostileInputsNeverCrash() throws {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        let deepResult = try CLI.run(["resolve", "-"], stdin: deep)
+        #expect(deepResult.status == 2)
+        #expect(deepResult.stderr.contains("nesting deeper than 512 levels"))
+
+        let invalidUTF8Path = FileManager.default.temporaryDirectory.appendingPathComponent("ia-invalid-utf8.json").path
+        try Data([0x7B, 0x22, 0x74, 0x69, 0x74, 0x6C, 0x65, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D]).write(
+            to: URL(fileURLWithPath: invalidUTF8Path))
+        let utf8Result = try CLI.run(["resolve", invalidUTF8Path])
+        #expect(utf8Result.status == 2)
+        #expect(utf8Result.stderr.contains("line 1, column 11: invalid UTF-8"))
+
+        let wrongTypes = """
+            {"request": {"notifications": [
+              {"title": 5, "content": ["x"], "inbox_days": "7", "data": {"displayType": 5, "carousel": "x", "buttons": {}}},
+              {"content": "ok", "inbox_days": 2, "data": {"displayType": "banner"}}
+            ]}}
+            """
+        let typed = try CLI.run(["resolve", "-", "--format", "json", "--fail-on", "never"], stdin: wrongTypes)
+        #expect(typed.status == 0)
+        let report = try JSON.parse(typed.stdout)
+        #expect(report["summary"]?["messages"] == 2, "one broken message does not stop the others")
+    }
+
+    @Test func fiftyMegabyteInputIsRead() throws {
+        // One feed message whose body is a 50 MB string: the size is handled without a crash or a copy per byte.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ia-50mb.json").path
+        let body = String(repeating: "0123456789", count: 5_000_000)
+        let message =
+            #"{"inbox_id":"m","title":"T","text":""# + body
+            + #"","image":"https://cdn.example.com/a.png","action_params":"{}"}"#
+        try Data(message.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try CLI.run(["resolve", path, "--format", "json"])
+        #expect(result.status == 0)
+        let report = try JSON.parse(result.stdout)
+        #expect(report["summary"]?["cards"] == 1)
+        #expect(report["cards"]?[0]?["resolved"] == "captioned")
+    }
+}
