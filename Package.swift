@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "Findings"),
         .target(name: "StrictJSON"),
         .target(name: "InboxCards", dependencies: ["Findings", "StrictJSON"]),
-        .target(name: "HTTPFetch", dependencies: ["Findings", "CCurl", "COpenSSL"]),
+        .target(name: "HTTPFetch", dependencies: ["Findings", "CCurl", "COpenSSL", "StrictJSON"]),
         .target(
             name: "WalletPass", dependencies: ["Findings", "CZip", "COpenSSL", "StrictJSON"],
             resources: [.copy("Resources/certs")]),
@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "FindingsTests", dependencies: ["Findings"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "InboxCardsTests", dependencies: ["InboxCards", "StrictJSON"]),
-        .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FixtureServer", "CCurl"]),
+        .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FixtureServer", "CCurl", "StrictJSON"]),
         .testTarget(name: "FixtureServerTests", dependencies: ["FixtureServer"]),
         .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "COpenSSL", "CZip"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe"]),

@@ -1,6 +1,7 @@
 import FixtureServer
 import Foundation
 import HTTPFetch
+import StrictJSON
 import Testing
 
 @Suite("Probe and download")
@@ -480,5 +481,33 @@ struct OptionTests {
     @Test("Non-sizes do not parse", arguments: ["", "MB", "-1MB", "10XB", "ten", "1e400"])
     func badSizes(_ text: String) {
         #expect(FetchOptions.parseSize(text) == nil)
+    }
+}
+
+@Suite("JSON")
+struct OutcomeJSONTests {
+    @Test("An ok GET and a failed probe serialize with the contract's keys, secrets redacted")
+    func json() async throws {
+        let harness = try Harness()
+        let engine = try FetchEngine(options: harness.options())
+        let ok = await engine.get(harness.url("/redirect/1/hello.txt?token=abc"))
+        let failed = await engine.probe(harness.url("/status/404?key=k3y"))
+        await engine.shutdown()
+        let okJSON = ok.json
+        #expect(okJSON["status"]?.stringValue == "ok")
+        #expect(okJSON["failure"] == .null)
+        #expect(okJSON["httpStatus"] == .int(200))
+        #expect(okJSON["redirects"]?.arrayValue?.count == 1)
+        #expect(okJSON["redirects"]?[0]?["status"] == .int(302))
+        #expect(okJSON["sha256"]?.stringValue == (try harness.site.sha256(of: "hello.txt")))
+        #expect(okJSON["bytes"] == .int(13))
+        #expect(okJSON["contentType"]?.stringValue == "text/plain; charset=utf-8")
+        let failedJSON = failed.json
+        #expect(failedJSON["status"]?.stringValue == "failed")
+        #expect(failedJSON["failure"]?.stringValue == "http-status")
+        #expect(failedJSON["httpStatus"] == .int(404))
+        let text = okJSON.serialized() + failedJSON.serialized()
+        #expect(!text.contains("abc") && !text.contains("k3y"))
+        #expect(okJSON.objectValue?.keys.prefix(5) == ["url", "kind", "status", "failure", "httpStatus"])
     }
 }

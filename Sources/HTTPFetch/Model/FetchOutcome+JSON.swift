@@ -1,0 +1,40 @@
+import StrictJSON
+
+extension FetchOutcome {
+    /// The outcome as one entry of `probe --format json`'s `results` (keys in this order; absent values are
+    /// `null` so every entry has the same shape). URLs and error text are already redacted. Times in seconds.
+    public var json: JSONValue {
+        func int(_ value: Int?) -> JSONValue { value.map(JSONValue.int) ?? .null }
+        let timings: JSONValue = [
+            "dns": .double(self.timings.dns), "connect": .double(self.timings.connect),
+            "tls": .double(self.timings.tls), "firstByte": .double(self.timings.firstByte),
+            "total": .double(self.timings.total), "elapsed": .double(self.timings.elapsed),
+        ]
+        return [
+            "url": .string(url),
+            "kind": .string(kind.rawValue),
+            "status": .string(status.rawValue),
+            "failure": .optional(failure?.rawValue),
+            "httpStatus": int(httpStatus),
+            "notModified": .bool(notModified),
+            "finalURL": .string(finalURL),
+            "redirects": .array(
+                redirects.map { ["url": .string($0.url), "status": .int($0.status), "location": .string($0.location)] }
+            ),
+            "contentType": .optional(contentType),
+            "contentLength": int(contentLength),
+            "sha256": .optional(sha256),
+            "bytes": int(bytes),
+            "etag": .optional(etag),
+            "lastModified": .optional(lastModified),
+            "cacheControl": .optional(cacheControl),
+            "httpVersion": .optional(httpVersion),
+            "tlsVersion": .optional(tlsVersion),
+            "remoteAddress": .optional(remoteAddress),
+            "attempts": .int(attempts),
+            "usedGETFallback": .bool(usedGETFallback),
+            "timings": timings,
+            "error": .optional(errorText),
+        ]
+    }
+}
