@@ -250,10 +250,12 @@ final class ServerCore: Sendable {
             case .failure(.malformed):
                 _ = ResponseWriter(core: self, connection: connection, keepAlive: false)
                     .simple(status: 400, body: "malformed request\n")
+                connection.lingeringClose()
                 return
             case .failure(.tooLarge):
                 _ = ResponseWriter(core: self, connection: connection, keepAlive: false)
                     .simple(status: 431, body: "request head too large\n")
+                connection.lingeringClose()
                 return
             case .success(let request):
                 countRequest(request)

@@ -97,6 +97,7 @@ struct FailureClassTests {
         let outcome =
             fault.kind == .probe ? await engine.probe(url) : await engine.get(url, into: MemorySink())
         await engine.shutdown()
+        withExtendedLifetime(harness) {}  // the server must outlive the request
         #expect(outcome.status == .failed)
         #expect(outcome.failure == fault.failure, "\(outcome.errorText ?? "")")
         if let status = fault.httpStatus { #expect(outcome.httpStatus == status) }

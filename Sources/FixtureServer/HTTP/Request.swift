@@ -49,6 +49,7 @@ struct RequestReader {
         var searchFrom = 0
         while true {
             if let end = headEnd(from: searchFrom) {
+                if end > Self.maxHeadBytes { return .failure(.tooLarge) }
                 let head = Array(buffer[..<end])
                 buffer.removeSubrange(..<(end + 4))
                 guard let request = Self.parse(head) else { return .failure(.malformed) }

@@ -28,11 +28,10 @@ struct ResponseWriter {
         return head(status: status, headers: all, body: isHead ? [] : bytes) && keepAlive
     }
 
-    /// Writes body bytes, counting them.
+    /// Writes body bytes, counting them first: a client that has read the bytes must see them counted.
     func body(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard connection.write(bytes) else { return false }
         core.countBody(bytes.count)
-        return true
+        return connection.write(bytes)
     }
 
     func body(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { body($0) } }

@@ -101,6 +101,24 @@ final class ClientConnection {
         close()
     }
 
+    /// Closes after an error answer sent before the request was fully read (400, 431): stop writing, then
+    /// read and drop what the client is still sending (bounded), so the kernel does not answer the unread
+    /// bytes with a reset that could destroy the response before the client reads it.
+    func lingeringClose() {
+        guard !closed else { return }
+        shutdown(fd, Int32(SHUT_WR))
+        var limit = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+        var drained = 0
+        while drained < 1_048_576 {
+            let count = scratch.withUnsafeMutableBytes { read(into: $0) }
+            if count <= 0 { break }
+            drained += count
+        }
+        close()
+    }
+
     /// Closes the connection (idempotent).
     func close() {
         guard !closed else { return }
