@@ -2,6 +2,7 @@ import FixtureServer
 import Foundation
 import HTTPFetch
 import StrictJSON
+import Synchronization
 import Testing
 
 @Suite("Probe and download")
@@ -510,4 +511,36 @@ struct OutcomeJSONTests {
         #expect(!text.contains("abc") && !text.contains("k3y"))
         #expect(okJSON.objectValue?.keys.prefix(5) == ["url", "kind", "status", "failure", "httpStatus"])
     }
+}
+
+@Suite("Batch API")
+struct BatchTests {
+    @Test("fetchAll keeps input order and reports progress")
+    func fetchAll() async throws {
+        let harness = try Harness()
+        let engine = try FetchEngine(options: harness.options())
+        let urls = [
+            harness.url("/hello.txt"), harness.url("/status/404"), harness.url("/delay/100/hello.txt"),
+            harness.url("/hello.txt"),
+        ]
+        let progress = ProgressCounter()
+        let outcomes = await engine.fetchAll(urls, progress: { done, total in progress.record(done, total) })
+        let downloads = await engine.fetchAll([harness.url("/img/hero.png")], kind: .get)
+        await engine.shutdown()
+        #expect(outcomes.map(\.url) == urls)
+        #expect(outcomes.map(\.isOK) == [true, false, true, true])
+        #expect(progress.calls == [(1, 4), (2, 4), (3, 4), (4, 4)].map { "\($0)/\($1)" })
+        #expect(downloads.first?.sha256 == (try harness.site.sha256(of: "img/hero.png")))
+        let report = FetchOutcome.probeReport(outcomes)
+        #expect(report["schemaVersion"] == .int(1))
+        #expect(report["results"]?.arrayValue?.count == 4)
+        #expect(outcomes[0].textLine.hasPrefix("ok      200 http://127.0.0.1:"))
+        #expect(outcomes[1].textLine.contains("FAILED  404") && outcomes[1].textLine.contains("http-status"))
+    }
+}
+
+final class ProgressCounter: Sendable {
+    private let state = Mutex<[String]>([])
+    var calls: [String] { state.withLock { $0 } }
+    func record(_ done: Int, _ total: Int) { state.withLock { $0.append("\(done)/\(total)") } }
 }

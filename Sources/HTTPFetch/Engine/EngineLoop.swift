@@ -389,10 +389,7 @@ final class EngineLoop: @unchecked Sendable {
                 guard let location = easy.info(.redirectURL) else {
                     return fail(flight, .httpStatus, "HTTP \(status) without a usable Location")
                 }
-                flight.redirects.append(
-                    RedirectHop(
-                        url: Redaction.redactURL(flight.currentURL), status: status,
-                        location: Redaction.redactURL(location)))
+                flight.redirects.append(RedirectHop(url: flight.currentURL, status: status, location: location))
                 guard URLCheck.isFetchableScheme(location) else {
                     return fail(flight, .scheme, "redirect to a non-http(s) URL \(location)")
                 }

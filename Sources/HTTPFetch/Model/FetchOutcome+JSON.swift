@@ -38,3 +38,31 @@ extension FetchOutcome {
         ]
     }
 }
+
+extension FetchOutcome {
+    /// The `probe --format json` document: `{"schemaVersion":1,"results":[…]}`.
+    public static func probeReport(_ outcomes: [FetchOutcome]) -> JSONValue {
+        ["schemaVersion": .int(1), "results": .array(outcomes.map(\.json))]
+    }
+
+    /// One line for `probe --format text`, e.g.
+    /// `ok      200 https://cdn.example/a.png  image/png 1520 B  2 redirects  31 ms` or
+    /// `FAILED  404 https://cdn.example/b.png  http-status: HTTP 404`.
+    public var textLine: String {
+        let code = httpStatus.map { String($0) } ?? "---"
+        let padded = String(repeating: " ", count: max(0, 3 - code.count)) + code
+        var line = (isOK ? "ok     " : "FAILED ") + " \(padded) \(url)"
+        if let failure {
+            line += "  \(failure.rawValue)"
+            if let errorText { line += ": \(errorText)" }
+            return line
+        }
+        if notModified { line += "  not modified" }
+        if let contentType { line += "  \(contentType)" }
+        if let size = bytes ?? contentLength { line += " \(size) B" }
+        if !redirects.isEmpty { line += "  \(redirects.count) redirect\(redirects.count == 1 ? "" : "s")" }
+        if usedGETFallback { line += "  (HEAD refused, GET used)" }
+        line += "  \(Int((timings.elapsed * 1000).rounded())) ms"
+        return line
+    }
+}

@@ -57,6 +57,13 @@ public struct RedirectHop: Sendable, Hashable {
     public var status: Int
     /// The absolute URL it redirected to (secrets redacted).
     public var location: String
+
+    /// A hop; both URLs are redacted here.
+    public init(url: String, status: Int, location: String) {
+        self.url = Redaction.redactURL(url)
+        self.status = status
+        self.location = Redaction.redactURL(location)
+    }
 }
 
 /// Timings of the last attempt's last hop, in seconds from its start (curl's `*_TIME_T` infos).
@@ -74,6 +81,8 @@ public struct FetchTimings: Sendable, Hashable {
     /// Wall time from the first attempt's start to the outcome, redirects, fallbacks and retry waits included
     /// (time spent queued behind the concurrency limits is not counted).
     public var elapsed: Double = 0
+
+    public init() {}
 }
 
 /// The result of a probe or GET. A 404, a timeout or a refused redirect is an outcome, never a thrown error.
@@ -127,7 +136,9 @@ public struct FetchOutcome: Sendable, Hashable {
     /// Whether a probe fell back from HEAD to GET.
     public var usedGETFallback = false
 
-    init(url: String, kind: FetchKind, failure: FetchFailure?, errorText: String? = nil) {
+    /// Creates an outcome (the engine builds them; public so stages can be tested with scripted outcomes).
+    /// `url` and `errorText` are redacted here; ``status`` follows `failure`.
+    public init(url: String, kind: FetchKind, failure: FetchFailure?, errorText: String? = nil) {
         self.url = Redaction.redactURL(url)
         self.kind = kind
         self.status = failure == nil ? .ok : .failed
