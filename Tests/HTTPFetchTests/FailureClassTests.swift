@@ -78,6 +78,12 @@ private let faults: [FaultCase] = [
     FaultCase(
         name: "deny-private on loopback", kind: .probe, target: "/bytes/10", change: { $0.denyPrivate = true },
         failure: .privateAddress),
+    FaultCase(
+        name: "deny-private on an unroutable private address (refused before connecting)", kind: .probe,
+        target: "http://10.255.255.1:9/x", change: { $0.denyPrivate = true }, failure: .privateAddress),
+    FaultCase(
+        name: "deny-private on a cloud metadata address", kind: .get, target: "http://169.254.169.254/latest/",
+        change: { $0.denyPrivate = true }, failure: .privateAddress),
 ]
 
 @Suite("Every fault has its own failure class")

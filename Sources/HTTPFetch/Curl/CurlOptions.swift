@@ -69,7 +69,7 @@ enum CurlSlistOption: CaseIterable {
 
 /// Options set with `ia_easy_setopt_pointer` (`CURLOT_OBJECT` or `CURLOT_CBPTR`).
 enum CurlPointerOption: CaseIterable {
-    case errorBuffer, writeData, xferInfoData, prereqData
+    case errorBuffer, writeData, xferInfoData, prereqData, openSocketData
 
     var id: CURLoption {
         switch self {
@@ -77,19 +77,21 @@ enum CurlPointerOption: CaseIterable {
         case .writeData: CURLOPT_WRITEDATA
         case .xferInfoData: CURLOPT_XFERINFODATA
         case .prereqData: CURLOPT_PREREQDATA
+        case .openSocketData: CURLOPT_OPENSOCKETDATA
         }
     }
 }
 
 /// Callback options (`CURLOT_FUNCTION`), each set through the wrapper of its own C signature.
 enum CurlFunctionOption: CaseIterable {
-    case write, xferInfo, prereq
+    case write, xferInfo, prereq, openSocket
 
     var id: CURLoption {
         switch self {
         case .write: CURLOPT_WRITEFUNCTION
         case .xferInfo: CURLOPT_XFERINFOFUNCTION
         case .prereq: CURLOPT_PREREQFUNCTION
+        case .openSocket: CURLOPT_OPENSOCKETFUNCTION
         }
     }
 }

@@ -75,6 +75,11 @@ final class EasyHandle {
         ia_easy_setopt_prereq_callback(pointer, CurlFunctionOption.prereq.id, callback)
     }
 
+    @discardableResult
+    func setOpenSocketFunction(_ callback: curl_opensocket_callback) -> CURLcode {
+        ia_easy_setopt_opensocket_callback(pointer, CurlFunctionOption.openSocket.id, callback)
+    }
+
     // MARK: getinfo
 
     func info(_ info: CurlLongInfo) -> Int? {

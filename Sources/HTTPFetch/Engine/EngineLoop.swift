@@ -358,6 +358,13 @@ final class EngineLoop: @unchecked Sendable {
         check(easy.set(.writeData, user), "WRITEDATA")
         check(easy.set(.xferInfoData, user), "XFERINFODATA")
         check(easy.set(.prereqData, user), "PREREQDATA")
+        if options.denyPrivate || flight == nil {
+            // Refuse a non-public address before connecting to it (an unroutable private address would
+            // otherwise end as a connect timeout); PREREQFUNCTION still checks every request, reused
+            // connections included.
+            check(easy.setOpenSocketFunction(flightOpenSocketCallback), "OPENSOCKETFUNCTION")
+            check(easy.set(.openSocketData, user), "OPENSOCKETDATA")
+        }
         return problem
     }
 

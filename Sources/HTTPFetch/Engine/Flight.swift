@@ -1,5 +1,6 @@
 internal import CCurl
 internal import COpenSSL
+import Glibc
 
 /// One caller waiting for a flight's outcome, with its own sink.
 struct Waiter {
@@ -169,6 +170,40 @@ final class Flight {
     }
 }
 
+extension Flight {
+    /// The open-socket callback: with deny-private, refuse a non-public address before connecting to it.
+    func openSocket(_ address: UnsafeMutablePointer<curl_sockaddr>) -> curl_socket_t {
+        let family = address.pointee.family
+        if options.denyPrivate {
+            let text = Self.addressText(address)
+            if AddressPolicy.isPrivate(text) {
+                flags.privateAddress = true
+                remoteAddress = text
+                return ia_socket_bad()
+            }
+        }
+        return socket(family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
+    }
+
+    /// The numeric address in a `curl_sockaddr` (its `addr` member is as long as the family needs).
+    private static func addressText(_ address: UnsafeMutablePointer<curl_sockaddr>) -> String {
+        guard let offset = MemoryLayout<curl_sockaddr>.offset(of: \curl_sockaddr.addr) else { return "" }
+        let raw = UnsafeRawPointer(address) + offset
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        switch address.pointee.family {
+        case AF_INET:
+            var ip = raw.loadUnaligned(as: sockaddr_in.self).sin_addr
+            guard inet_ntop(AF_INET, &ip, &buffer, socklen_t(buffer.count)) != nil else { return "" }
+        case AF_INET6:
+            var ip = raw.loadUnaligned(as: sockaddr_in6.self).sin6_addr
+            guard inet_ntop(AF_INET6, &ip, &buffer, socklen_t(buffer.count)) != nil else { return "" }
+        default:
+            return ""
+        }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
 // C callbacks: no captures, so they convert to C function pointers; the user pointer is the Flight.
 
 let flightWriteCallback: curl_write_callback = { data, size, count, user in
@@ -187,4 +222,9 @@ let flightPrereqCallback: curl_prereq_callback = { user, primaryIP, _, _, _ in
     guard let user, let primaryIP else { return ia_prereqfunc_abort() }
     let address = String(validatingCString: primaryIP) ?? ""
     return Unmanaged<Flight>.fromOpaque(user).takeUnretainedValue().connected(to: address)
+}
+
+let flightOpenSocketCallback: curl_opensocket_callback = { user, _, address in
+    guard let user, let address else { return ia_socket_bad() }
+    return Unmanaged<Flight>.fromOpaque(user).takeUnretainedValue().openSocket(address)
 }

@@ -50,7 +50,11 @@ enum CurlErrorClassifier {
     ///   - flags: what the engine's own callbacks decided (they abort transfers with generic codes).
     static func failure(for code: CURLcode, flags: TransferFlags) -> FetchFailure {
         if flags.cancelled { return .cancelled }
-        if flags.privateAddress { return .privateAddress }
+        // Only when the refusal is what ended it: with several addresses, curl may have refused a private one
+        // and then failed on a public one for its own reasons.
+        if flags.privateAddress, code == CURLE_COULDNT_CONNECT || code == CURLE_ABORTED_BY_CALLBACK {
+            return .privateAddress
+        }
         if flags.tooLarge { return .tooLarge }
         if flags.sinkFailed { return .sink }
         switch code {
