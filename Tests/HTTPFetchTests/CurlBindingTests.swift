@@ -71,3 +71,49 @@ struct AddressPolicyTests {
         ])
     func publicAddresses(_ address: String) { #expect(!AddressPolicy.isPrivate(address)) }
 }
+
+@Suite("deny-private callbacks")
+struct DenyPrivateCallbackTests {
+    private func flight(denyPrivate: Bool) -> Flight {
+        Flight(
+            key: "k", url: "http://example.test/", kind: .probe, validators: Validators(), hostKey: "h",
+            options: FetchOptions(denyPrivate: denyPrivate))
+    }
+
+    @Test("The pre-request check (every request, reused connections too) refuses a private peer")
+    func prereqRefuses() {
+        let guarded = flight(denyPrivate: true)
+        #expect(guarded.connected(to: "10.0.0.7") == ia_prereqfunc_abort())
+        #expect(guarded.flags.privateAddress)
+        #expect(guarded.remoteAddress == "10.0.0.7")
+        #expect(guarded.connected(to: "93.184.216.34") == ia_prereqfunc_ok())
+    }
+
+    @Test("Without deny-private every address is allowed")
+    func prereqAllows() {
+        let open = flight(denyPrivate: false)
+        #expect(open.connected(to: "127.0.0.1") == ia_prereqfunc_ok())
+        #expect(!open.flags.privateAddress)
+    }
+
+    @Test("A refusal only classifies as private-address when it ended the transfer")
+    func classification() {
+        var flags = TransferFlags()
+        flags.privateAddress = true
+        #expect(CurlErrorClassifier.failure(for: CURLE_COULDNT_CONNECT, flags: flags) == .privateAddress)
+        #expect(CurlErrorClassifier.failure(for: CURLE_RECV_ERROR, flags: flags) == .reset)
+    }
+
+    @Test(
+        "curl codes map to failure classes",
+        arguments: [
+            (CURLE_COULDNT_RESOLVE_HOST, FetchFailure.dns), (CURLE_COULDNT_CONNECT, .connect),
+            (CURLE_OPERATION_TIMEDOUT, .timeout), (CURLE_PEER_FAILED_VERIFICATION, .tls),
+            (CURLE_SSL_CONNECT_ERROR, .tls), (CURLE_UNSUPPORTED_PROTOCOL, .scheme), (CURLE_URL_MALFORMAT, .invalidURL),
+            (CURLE_FILESIZE_EXCEEDED, .tooLarge), (CURLE_PARTIAL_FILE, .truncated), (CURLE_RECV_ERROR, .reset),
+            (CURLE_GOT_NOTHING, .reset), (CURLE_SEND_ERROR, .reset), (CURLE_TOO_MANY_REDIRECTS, .tooManyRedirects),
+        ])
+    func codes(_ code: CURLcode, _ failure: FetchFailure) {
+        #expect(CurlErrorClassifier.failure(for: code, flags: TransferFlags()) == failure)
+    }
+}
