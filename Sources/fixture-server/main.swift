@@ -51,6 +51,10 @@ while let argument = arguments.popFirst() {
 guard let root else { fail("--root is required") }
 
 // Block the stop signals before any server thread starts (threads inherit the mask), then wait for them here.
+// A shell starts background jobs with SIGINT ignored, and an ignored signal is discarded rather than queued for
+// sigwait: restore the default disposition first (it never runs while the signal is blocked).
+signal(SIGINT, SIG_DFL)
+signal(SIGTERM, SIG_DFL)
 var stopSignals = sigset_t()
 sigemptyset(&stopSignals)
 sigaddset(&stopSignals, SIGTERM)
