@@ -24,6 +24,7 @@ import Synchronization
 /// | `/reset/N` | declares more than `N` bytes, sends `N`, then a TCP reset (RST) |
 /// | `/short/N/M` | declares `Content-Length: N`, sends `M` (< `N`) bytes, closes cleanly |
 /// | `/endless` | `200`, chunked, never ends (until the client leaves or the server stops) |
+/// | `/echo` | `200`, the request line and headers as text (to check User-Agent, conditional headers) |
 /// | `/head-status/CODE/REST` | HEAD gets `CODE` (e.g. `405`, `403`, `501`); other methods get `REST` |
 /// | `/head-drop/REST` | HEAD: the connection is closed without an answer; other methods get `REST` |
 /// | `/type/TOP/SUB/REST` | `REST` with `Content-Type: TOP/SUB` (wrong content type) |

@@ -544,3 +544,35 @@ final class ProgressCounter: Sendable {
     var calls: [String] { state.withLock { $0 } }
     func record(_ done: Int, _ total: Int) { state.withLock { $0.append("\(done)/\(total)") } }
 }
+
+@Suite("Request headers")
+struct RequestHeaderTests {
+    @Test("The user agent and the validators reach the server")
+    func headersSent() async throws {
+        let harness = try Harness()
+        let engine = try FetchEngine(options: harness.options { $0.userAgent = "preflight-test/9" })
+        let sink = MemorySink()
+        let validators = Validators(etag: "\"abc\"", lastModified: "Sun, 06 Nov 1994 08:49:37 GMT")
+        let outcome = await engine.get(harness.url("/echo"), into: sink, validators: validators)
+        await engine.shutdown()
+        #expect(outcome.status == .ok)
+        let echoed = String(decoding: sink.bytes, as: UTF8.self)
+        #expect(echoed.hasPrefix("GET /echo\n"))
+        #expect(echoed.contains("User-Agent: preflight-test/9\n"))
+        #expect(echoed.contains("If-None-Match: \"abc\"\n"))
+        #expect(echoed.contains("If-Modified-Since: Sun, 06 Nov 1994 08:49:37 GMT\n"))
+        #expect(!echoed.contains("Accept-Encoding"), "bodies are hashed as stored: no transfer compression")
+    }
+
+    @Test("A validator with a line break is not sent (no header injection)")
+    func headerInjection() async throws {
+        let harness = try Harness()
+        let engine = try FetchEngine(options: harness.options())
+        let sink = MemorySink()
+        _ = await engine.get(harness.url("/echo"), into: sink, validators: Validators(etag: "\"a\"\r\nX-Evil: 1"))
+        await engine.shutdown()
+        let echoed = String(decoding: sink.bytes, as: UTF8.self)
+        #expect(!echoed.contains("X-Evil"))
+        #expect(!echoed.contains("If-None-Match"))
+    }
+}

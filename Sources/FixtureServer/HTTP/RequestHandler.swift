@@ -120,6 +120,9 @@ struct RequestHandler {
             return cut(sending: sent, declaring: declared, reset: false)
         case "endless":
             return endless()
+        case "echo":
+            let lines = ["\(request.method) \(request.target)"] + request.headers.map { "\($0.name): \($0.value)" }
+            return writer.simple(status: 200, body: lines.joined(separator: "\n") + "\n", isHead: isHead)
         case "bytes":
             guard let count = number(1), count >= 0 else { return badRoute() }
             let entity = Entity(
