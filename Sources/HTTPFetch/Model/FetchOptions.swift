@@ -5,8 +5,10 @@ public struct FetchOptions: Sendable, Hashable {
     public var concurrency: Int
     /// Transfers running at once against one scheme+host+port (`--host-concurrency`).
     public var hostConcurrency: Int
-    /// Seconds (`--timeout`): the connect timeout (TCP + TLS) and the stall window — a transfer slower than
-    /// ``lowSpeedLimit`` bytes/s for this long fails with `timeout`. Never counts time spent queued.
+    /// Seconds (`--timeout`): the connect timeout (DNS + TCP + TLS) and the stall window — a transfer slower
+    /// than ``lowSpeedLimit`` bytes/s for this long (rounded up to whole seconds, curl's granularity) fails
+    /// with `timeout`. There is no total time limit, so a large download that keeps moving is never cut, and
+    /// time spent queued behind the concurrency limits never counts.
     public var timeout: Double
     /// Extra attempts after a timeout, 408, 429, 5xx or reset (`--retries`); never for DNS, connect, TLS, 4xx.
     public var retries: Int
@@ -19,7 +21,8 @@ public struct FetchOptions: Sendable, Hashable {
     public var denyPrivate: Bool
     /// The `User-Agent` header (`--user-agent`).
     public var userAgent: String
-    /// The most body bytes accepted (`--max-size`), checked on the declared length and on bytes counted.
+    /// The most body bytes accepted (`--max-size`), checked on the declared `Content-Length` (probes too)
+    /// and on the bytes counted as they arrive (bodies without a length); `nil` = no limit.
     public var maxSize: Int?
     /// The most redirects followed; one more fails with `too-many-redirects`.
     public var maxRedirects: Int
