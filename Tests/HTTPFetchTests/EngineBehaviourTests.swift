@@ -254,7 +254,7 @@ struct LimitTests {
     func singleFlightProbe() async throws {
         let harness = try Harness()
         let engine = try FetchEngine(options: harness.options())
-        let route = "/delay/200/img/hero.png"
+        let route = "/delay/500/img/hero.png"  // long enough for all 100 calls to arrive while it is in flight
         let url = harness.url(route)
         let outcomes = await withTaskGroup(of: FetchOutcome.self) { group in
             for _ in 0..<100 { group.addTask { await engine.probe(url) } }
@@ -292,7 +292,7 @@ struct LimitTests {
                 $0.concurrency = 20
             })
         let outcomes = await withTaskGroup(of: FetchOutcome.self) { group in
-            for index in 0..<12 { group.addTask { await engine.probe(harness.url("/delay/100/bytes/10?i=\(index)")) } }
+            for index in 0..<8 { group.addTask { await engine.probe(harness.url("/delay/300/bytes/10?i=\(index)")) } }
             return await group.reduce(into: []) { $0.append($1) }
         }
         await engine.shutdown()
@@ -312,8 +312,8 @@ struct LimitTests {
             })
         let outcomes = await withTaskGroup(of: FetchOutcome.self) { group in
             for index in 0..<10 {
-                group.addTask { await engine.probe(first.url("/delay/100/bytes/10?i=\(index)")) }
-                group.addTask { await engine.probe(second.url("/delay/100/bytes/10?i=\(index)")) }
+                group.addTask { await engine.probe(first.url("/delay/300/bytes/10?i=\(index)")) }
+                group.addTask { await engine.probe(second.url("/delay/300/bytes/10?i=\(index)")) }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
@@ -399,7 +399,7 @@ struct LifecycleTests {
     func cancelOneOfMany() async throws {
         let harness = try Harness()
         let engine = try FetchEngine(options: harness.options())
-        let url = harness.url("/delay/500/bytes/100")
+        let url = harness.url("/delay/1500/bytes/100")
         let cancelled = Task { await engine.probe(url) }
         let kept = Task { await engine.probe(url) }
         try await Task.sleep(for: .milliseconds(100))
