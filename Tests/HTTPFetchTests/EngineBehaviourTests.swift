@@ -44,6 +44,22 @@ struct ProbeAndDownloadTests {
         }
     }
 
+    @Test("Generated bodies, plain and chunked, hash like the same bytes written to a file")
+    func generatedBodyHash() async throws {
+        let harness = try Harness()
+        let pattern = (0..<1_000_003).map { UInt8($0 % 251) }
+        try Data(pattern).write(to: URL(fileURLWithPath: harness.site.root + "/pattern.bin"))
+        let engine = try FetchEngine(options: harness.options())
+        let plain = await engine.get(harness.url("/bytes/1000003"))
+        let chunked = await engine.get(harness.url("/chunked/bytes/1000003"))
+        await engine.shutdown()
+        let expected = try harness.site.sha256(of: "pattern.bin")
+        #expect(plain.sha256 == expected)
+        #expect(chunked.sha256 == expected)
+        #expect(chunked.contentLength == nil)
+        #expect(chunked.bytes == 1_000_003)
+    }
+
     @Test("An empty 200 body still finishes the sink, with the SHA-256 of nothing")
     func emptyBody() async throws {
         let harness = try Harness()
@@ -574,5 +590,36 @@ struct RequestHeaderTests {
         let echoed = String(decoding: sink.bytes, as: UTF8.self)
         #expect(!echoed.contains("X-Evil"))
         #expect(!echoed.contains("If-None-Match"))
+    }
+}
+
+@Suite("Bounded memory")
+struct MemoryTests {
+    /// Resident set size of this process, from /proc/self/status.
+    private func residentBytes() -> Int {
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/status") else { return 0 }
+        defer { try? handle.close() }
+        let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
+        return kilobytes * 1024
+    }
+
+    @Test("Streaming 256 MB keeps memory flat and hashes every byte")
+    func largeDownload() async throws {
+        let harness = try Harness()
+        let engine = try FetchEngine(options: harness.options())
+        let size = 256 * 1024 * 1024
+        let before = residentBytes()
+        let sink = DiscardingSink()
+        let outcome = await engine.get(harness.url("/bytes/\(size)"), into: sink)
+        let after = residentBytes()
+        await engine.shutdown()
+        #expect(outcome.status == .ok)
+        #expect(outcome.bytes == size)
+        #expect(sink.bytesReceived == size)
+        #expect(outcome.sha256?.count == 64)
+        #expect(after - before < 64 * 1024 * 1024, "RSS grew by \(after - before) bytes")
     }
 }

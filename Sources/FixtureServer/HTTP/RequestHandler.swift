@@ -289,7 +289,16 @@ struct RequestHandler {
     private func read(_ entity: Entity, offset: Int, count: Int) -> [UInt8]? {
         switch entity.source {
         case .generated:
-            return (0..<count).map { UInt8((offset + $0) % 251) }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(count)
+            var done = 0
+            while done < count {
+                let start = (offset + done) % 251
+                let want = min(64 * 1024, count - done)
+                bytes += generatedPattern[start..<(start + want)]
+                done += want
+            }
+            return bytes
         case .file(let path):
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { return nil }
@@ -335,18 +344,20 @@ struct RequestHandler {
 
     private func writeGenerated(offset: Int, count: Int, chunked: Bool) -> Bool {
         let writer = self.writer
-        var buffer = [UInt8](repeating: 0, count: min(64 * 1024, max(count, 1)))
         var done = 0
-        while done < count {
-            let want = min(buffer.count, count - done)
-            for index in 0..<want { buffer[index] = UInt8((offset + done + index) % 251) }
-            let sent = buffer.withUnsafeBytes { piece in
-                let slice = UnsafeRawBufferPointer(rebasing: piece[..<want])
-                return chunked ? writer.chunk(slice) : writer.body(slice)
+        return generatedPattern.withUnsafeBytes { pattern in
+            while done < count {
+                // The pattern repeats every 251 bytes, so any window of it is a slice of one precomputed block.
+                let start = (offset + done) % 251
+                let want = min(64 * 1024, count - done)
+                let slice = UnsafeRawBufferPointer(rebasing: pattern[start..<(start + want)])
+                guard chunked ? writer.chunk(slice) : writer.body(slice) else { return false }
+                done += want
             }
-            guard sent else { return false }
-            done += want
+            return true
         }
-        return true
     }
 }
+
+/// 64 KiB + 251 bytes of the `/bytes` pattern (byte `i` = `i % 251`): every 64 KiB window at any phase.
+private let generatedPattern: [UInt8] = (0..<(64 * 1024 + 251)).map { UInt8($0 % 251) }
