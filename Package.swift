@@ -28,34 +28,36 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]),
 
         // MARK: Pipeline stages
-        .target(name: "Findings"),
+        .target(name: "Findings", dependencies: ["StrictJSON"]),
         .target(name: "StrictJSON"),
         .target(name: "InboxCards", dependencies: ["Findings", "StrictJSON"]),
         .target(name: "HTTPFetch", dependencies: ["Findings", "CCurl", "COpenSSL", "StrictJSON"]),
         .target(
             name: "WalletPass", dependencies: ["Findings", "CZip", "COpenSSL", "StrictJSON"],
             resources: [.copy("Resources/certs")]),
-        .target(name: "MediaProbe", dependencies: ["Findings"]),
+        .target(name: "MediaProbe", dependencies: ["Findings", "StrictJSON"]),
+        .target(name: "AssetStore", dependencies: ["Findings", "COpenSSL", "StrictJSON"]),
         .target(name: "FixtureServer", dependencies: ["COpenSSL"]),
-        .target(name: "Preflight", dependencies: ["Findings", "InboxCards", "StrictJSON"]),
+        .target(name: "Preflight", dependencies: ["Findings", "InboxCards", "AssetStore", "StrictJSON"]),
         .target(name: "ArgumentKit"),
 
         // MARK: Executables (thin)
         .executableTarget(
             name: "inbox-assets",
-            dependencies: ["ArgumentKit", "Findings", "InboxCards", "Preflight", "StrictJSON"]),
+            dependencies: ["ArgumentKit", "AssetStore", "Findings", "InboxCards", "Preflight", "StrictJSON"]),
         .executableTarget(name: "fixture-server", dependencies: ["FixtureServer"]),
 
         // MARK: Tests (one target per module; end-to-end CLI tests in CLITests)
-        .testTarget(name: "FindingsTests", dependencies: ["Findings"]),
+        .testTarget(name: "FindingsTests", dependencies: ["Findings", "StrictJSON"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "InboxCardsTests", dependencies: ["InboxCards", "StrictJSON"]),
         .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FixtureServer", "CCurl", "StrictJSON"]),
         .testTarget(name: "FixtureServerTests", dependencies: ["FixtureServer"]),
         .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "COpenSSL", "CZip"]),
-        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe"]),
+        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "Findings", "StrictJSON"]),
+        .testTarget(name: "AssetStoreTests", dependencies: ["AssetStore", "Findings", "StrictJSON"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight", "InboxCards", "Findings"]),
         .testTarget(name: "ArgumentKitTests", dependencies: ["ArgumentKit"]),
-        .testTarget(name: "CLITests", dependencies: ["FixtureServer"]),
+        .testTarget(name: "CLITests", dependencies: ["FixtureServer", "AssetStore", "StrictJSON"]),
     ]
 )

@@ -19,6 +19,8 @@ public enum Redaction {
     /// `user:password@` userinfo password removed. Text that is not a URL comes back unchanged except
     /// for the same query rule, so it is safe to call on anything that might hold a URL.
     public static func redactURL(_ url: String) -> String {
+        // Fast path: most URLs have neither a query nor userinfo (a byte scan beats the generic search).
+        guard url.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "@") }) else { return url }
         var result = redactUserinfo(url)
         guard let queryStart = result.firstIndex(of: "?") else { return result }
         let fragmentStart = result[queryStart...].firstIndex(of: "#") ?? result.endIndex
@@ -39,7 +41,7 @@ public enum Redaction {
 
     /// Replaces every URL-looking word (`http://…`, `https://…`) inside free text with its redacted form.
     public static func redactText(_ text: String) -> String {
-        guard text.contains("://") else { return text }
+        guard containsSchemeSeparator(text) else { return text }
         var out = ""
         var word = ""
         for character in text {
@@ -53,6 +55,22 @@ public enum Redaction {
         }
         out += word.contains("://") ? redactURL(word) : word
         return out
+    }
+
+    /// Whether `text` holds `://`, by a byte scan: most texts hold no URL, and this runs on every message.
+    private static func containsSchemeSeparator(_ text: String) -> Bool {
+        var matched = 0  // how much of "://" the bytes just seen end with
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: ":") {
+                matched = 1
+            } else if byte == UInt8(ascii: "/") && matched > 0 {
+                if matched == 2 { return true }
+                matched = 2
+            } else {
+                matched = 0
+            }
+        }
+        return false
     }
 
     private static func redactUserinfo(_ url: String) -> String {

@@ -225,25 +225,7 @@ private struct Parser {
             let value = try parseValue()
             keys.append(key)
             values.append(value)
-            skipWhitespace()
-            switch try peek() {
-            case UInt8(ascii: ","):
-                let commaOffset = index
-                index += 1
-                skipWhitespace()
-                if try peek() == UInt8(ascii: "}") {
-                    guard options.allowTrailingCommas else { throw unexpected() }
-                    warnings.append((.trailingComma, commaOffset))
-                    index += 1
-                    depth -= 1
-                    return .object(JSONObject(keys: keys, values: values))
-                }
-            case UInt8(ascii: "}"):
-                index += 1
-                depth -= 1
-                return .object(JSONObject(keys: keys, values: values))
-            default: throw unexpected()
-            }
+            if try endOfMember(closing: UInt8(ascii: "}")) { return .object(JSONObject(keys: keys, values: values)) }
         }
     }
 
@@ -260,26 +242,28 @@ private struct Parser {
         while true {
             skipWhitespace()
             elements.append(try parseValue())
-            skipWhitespace()
-            switch try peek() {
-            case UInt8(ascii: ","):
-                let commaOffset = index
-                index += 1
-                skipWhitespace()
-                if try peek() == UInt8(ascii: "]") {
-                    guard options.allowTrailingCommas else { throw unexpected() }
-                    warnings.append((.trailingComma, commaOffset))
-                    index += 1
-                    depth -= 1
-                    return .array(elements)
-                }
-            case UInt8(ascii: "]"):
-                index += 1
-                depth -= 1
-                return .array(elements)
-            default: throw unexpected()
-            }
+            if try endOfMember(closing: UInt8(ascii: "]")) { return .array(elements) }
         }
+    }
+
+    /// After an array element or object member: consumes `,` (and a permitted trailing comma before the
+    /// closing bracket) or the closing bracket itself. Returns `true` when the container is closed.
+    mutating func endOfMember(closing: UInt8) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        switch try peek() {
+        case UInt8(ascii: ","):
+            let commaOffset = index
+            index += 1
+            skipWhitespace()
+            guard try peek() == closing else { return false }
+            guard options.allowTrailingCommas else { throw unexpected() }
+            warnings.append((.trailingComma, commaOffset))
+        case closing: break
+        default: throw unexpected()
+        }
+        index += 1
+        depth -= 1
+        return true
     }
 
     mutating func parseNumber() throws(JSONParseError) -> JSONValue {

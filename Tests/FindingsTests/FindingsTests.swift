@@ -1,4 +1,5 @@
 import Findings
+import StrictJSON
 import Testing
 
 struct RedactionTests {
@@ -31,5 +32,17 @@ struct SeverityTests {
         #expect(findings.maxSeverity == .error)
         #expect(findings.count(.warning) == 2)
         #expect([Finding]().maxSeverity == nil)
+    }
+}
+
+struct FindingJSONTests {
+    @Test func oneShapeRedactedOnceMore() {
+        let finding = Finding.warning(
+            "image.notImage", "https://x/a.png?token=abc served text/html", path: "https://x/a.png?sig=1")
+        #expect(
+            finding.json.serialized()
+                == #"{"severity":"warning","code":"image.notImage","message":"https://x/a.png?token=REDACTED served text/html","path":"https://x/a.png?sig=REDACTED"}"#
+        )
+        #expect(Finding.info("a.b", "m").json["path"] == .null)
     }
 }

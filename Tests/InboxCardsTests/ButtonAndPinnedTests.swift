@@ -132,6 +132,23 @@ import Testing
         if row.value.kind == "carousel" { #expect(!card.has("card.unsafeURL")) }
     }
 
+    @Test func customButtonCarriesItsOtherKeys() throws {
+        let button: JSONValue = [
+            "title": "Save", "action": "custom", "tag": "save_promo",
+            "meta": ["next": "https://example.com/n?token=abc"],
+        ]
+        let card = try feedCard(Input.feed(params: ["buttons": [button]]))
+        let action = try #require(card.buttons.first?.action)
+        guard case .custom(let payload) = action else {
+            Issue.record("expected custom, got \(action)")
+            return
+        }
+        #expect(payload.keys == ["tag", "meta"])
+        let json = try #require(card.buttons.first?.json)
+        #expect(json["payload"]?["tag"] == "save_promo")
+        #expect(json["payload"]?["meta"]?["next"] == "https://example.com/n?token=REDACTED")
+    }
+
     @Test func buttonsAreRenderedOnADegradedCard() throws {
         let params: JSONValue = ["displayType": "banner", "buttons": [["title": "Read", "action": "markRead"]]]
         let card = try feedCard(Input.feed(params: params))

@@ -123,6 +123,7 @@ private let pushLine =
         let batch = try CampaignReader.read(bytes: Input.request([Input.notification()]), source: "c.json")
         let run = CardResolver().run(batch)
         #expect(!String(reflecting: batch).contains("SECRET-AUTH-TOKEN"))
+        #expect(String(describing: batch.messages[0]) == "c.json#request.notifications[0] (createMessage, code ?)")
         #expect(!run.json.serialized().contains("SECRET-AUTH-TOKEN"))
     }
 }
@@ -302,5 +303,33 @@ extension JSONValue {
         guard case .object(var object) = self else { return self }
         object[key] = value
         return .object(object)
+    }
+}
+
+/// Hostile input cannot make unbounded findings.
+@Suite struct FindingBudgetTests {
+    @Test func tenThousandBrokenSlides() throws {
+        let slides = JSONValue.array(Array(repeating: 5, count: 10_000))
+        let card = try card(Input.notification(data: ["displayType": "carousel", "carousel": slides]))
+        #expect(card.findings.count <= FindingBudget.perCard + FindingBudget.essential.count + 1)
+        #expect(card.has("card.degraded"), "essential findings survive the budget")
+        #expect(card.finding("card.findingsTruncated")?.message.hasPrefix("99") == true)
+    }
+
+    @Test func thousandsOfBrokenLines() throws {
+        let text = feedLine + "\n" + String(repeating: "{x\n", count: 5_000)
+        let batch = try CampaignReader.read(bytes: Array(text.utf8), source: "in.ndjson")
+        #expect(batch.messages.count == 1)
+        #expect(batch.findings.count == FindingBudget.perInput + 1)
+        #expect(batch.findings.last?.finding.code == "input.findingsTruncated")
+        #expect(batch.findings.last?.finding.message.hasPrefix("4000 more") == true)
+    }
+
+    @Test func thousandsOfWrongLanguageValues() throws {
+        var title = JSONObject([("en", "Sale")])
+        for index in 0..<1_000 { title["l\(index)"] = 5 }
+        let card = try card(Input.notification(title: .object(title)))
+        #expect(card.findings.filter { $0.code == "input.wrongType" }.count == FindingBudget.perMessage)
+        #expect(card.has("input.findingsTruncated"))
     }
 }

@@ -53,6 +53,36 @@ import Testing
             #expect(card.findings.allSatisfy { !$0.message.contains(Self.secret) })
         }
         #expect(cards[2].json.serialized().contains("token=REDACTED"))
+        for card in cards {
+            #expect(!String(describing: card).contains(Self.secret), "printing a card shows no secret")
+            #expect(!String(reflecting: card).contains(Self.secret))
+        }
+    }
+
+    static let leakyValues: [Named<JSONValue>] = [
+        Named(
+            "scheme-less video url",
+            ["displayType": "video", "video": ["url": "cdn.example.com/v.mp4?token=s3cr3t-value"]]),
+        Named("scheme-less wallet", ["displayType": "wallet", "wallet": "passes/a.pkpass?token=s3cr3t-value"]),
+        Named("scheme-less button", ["buttons": [["title": "Go", "url": "go?token=s3cr3t-value"]]]),
+        Named(
+            "scheme-less slide url",
+            ["displayType": "carousel", "carousel": [["image": "a.jpg", "url": "x y?token=s3cr3t-value"]]]),
+        Named("odd displayType", ["displayType": "a?token=s3cr3t-value"]),
+        Named("pinned string", ["pinned": "x?token=s3cr3t-value"]),
+    ]
+
+    @Test(arguments: leakyValues)
+    func quotedValuesAreRedacted(_ row: Named<JSONValue>) throws {
+        let card = try feedCard(Input.feed(params: row.value))
+        #expect(card.findings.contains { $0.message.contains("token=REDACTED") }, "\(card.findings)")
+        #expect(!card.json.serialized().contains(Self.secret))
+    }
+
+    @Test func hugeQuotedValuesAreCut() throws {
+        let card = try feedCard(Input.feed(params: ["displayType": .string(String(repeating: "x", count: 100_000))]))
+        let finding = try #require(card.finding("card.unknownDisplayType"))
+        #expect(finding.message.count < 400)
     }
 
     @Test func runSummary() throws {

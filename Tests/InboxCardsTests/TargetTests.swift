@@ -216,6 +216,31 @@ import Testing
             ])
     }
 
+    static let androidRows: [Named<(JSONValue?, CardKind, Bool)>] = [
+        Named("no displayType: plain layout, nothing asked for", (nil, .classic, false)),
+        Named("captioned asked for", ("captioned", .captioned, true)),
+        Named("banner asked for", ("Banner", .banner, true)),
+        Named("carousel asked for", ("carousel", .carousel, true)),
+        Named("video asked for", ("video", .video, true)),
+        Named("unknown displayType", ("fancy", .classic, false)),
+    ]
+
+    @Test(arguments: androidRows)
+    func androidHasOneLayout(_ row: Named<(JSONValue?, CardKind, Bool)>) throws {
+        let data: JSONValue? = row.value.0.map { ["displayType": $0] }
+        let cards = try resolve(
+            Input.request([Input.notification(image: "https://cdn.example.com/inbox/a.png", data: data)]),
+            platforms: [.android])
+        let card = try #require(cards.first)
+        #expect(card.platform == .android)
+        #expect(card.requested == row.value.1)
+        #expect(card.resolved == .classic)
+        #expect(card.degraded == row.value.2)
+        #expect(card.has("card.platformLayout") == row.value.2)
+        #expect(!card.has("card.unknownDisplayType"), "displayType warnings are iOS matters")
+        #expect(card.assets.map(\.role) == [.icon])
+    }
+
     @Test func absentPlatformsTargetsEverything() throws {
         let cards = try resolve(Input.request([Input.notification()]), platforms: [.ios, .android])
         #expect(cards.map(\.platform) == [.ios, .android])

@@ -43,7 +43,8 @@ struct ResolveTextReportTests {
         let text = render(color: false)
         #expect(text.hasPrefix("inbox-assets resolve — 3 messages, 2 cards (SDK 7.2; ios)\n"))
         #expect(
-            text.contains("c.json#request.notifications[0]  7.2  ios       -     carousel → classic    no title/body\n"))
+            text.contains("c.json#request.notifications[0]  7.2  ios       -     carousel → classic    no title/body\n")
+        )
         #expect(text.contains("c.json#request.notifications[1]  7.2  ios       -     banner → banner\n"))
         #expect(
             text.contains(

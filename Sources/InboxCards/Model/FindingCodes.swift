@@ -1,4 +1,5 @@
 public import Findings
+import StrictJSON
 
 /// The stable finding codes this module emits. People grep and suppress them: never rename one.
 public enum CardFindingCode {
@@ -36,6 +37,8 @@ public enum CardFindingCode {
     public static let actionParamsInvalid = "input.actionParamsInvalid"
     /// `u` (or createMessage `data`) is a string that is not a JSON object: the SDK ignores it. Warning.
     public static let customDataInvalid = "input.customDataInvalid"
+    /// More findings than the budget of one message or input (hostile input): the rest are counted. Info.
+    public static let inputFindingsTruncated = "input.findingsTruncated"
     /// A notification's `platforms` targets none of the platforms being resolved: no card. Info.
     public static let platformNotTargeted = "input.platformNotTargeted"
 
@@ -91,8 +94,26 @@ public enum CardFindingCode {
     public static let languageMissing = "card.languageMissing"
     /// A classic card without a title or a body (classic expects title, body and icon). Info.
     public static let classicIncomplete = "card.classicIncomplete"
+    /// More findings than the budget of one card (hostile input): the rest are counted. Info.
+    public static let findingsTruncated = "card.findingsTruncated"
     /// The 7.2 hero keys `attachment`/`b` hold a string that does not start with http:// or https://. Info.
     public static let heroIgnored = "card.heroIgnored"
+}
+
+/// Bounds on findings, so hostile input (a million broken slides or lines) cannot make a million findings.
+enum FindingBudget {
+    /// Findings kept for one card (message findings included); essential ones are always kept.
+    static let perCard = 100
+    /// Findings kept while reading one message.
+    static let perMessage = 50
+    /// Input-level findings kept for one input file.
+    static let perInput = 1000
+    /// Findings that say what a card renders as: kept whatever the budget.
+    static let essential: Set<String> = [
+        CardFindingCode.degraded, CardFindingCode.forced, CardFindingCode.forcedIncomplete,
+        CardFindingCode.forceKindUnavailable, CardFindingCode.platformLayout, CardFindingCode.buttonsNotRendered,
+        CardFindingCode.unknownDisplayType, CardFindingCode.slidesCapped, CardFindingCode.tooManyButtons,
+    ]
 }
 
 /// A finding together with the input it is about: `file#request.notifications[3]`, or the file alone.
@@ -115,28 +136,29 @@ extension Finding {
     }
 }
 
-/// Byte-level pre-checks in front of ``Redaction``: most texts hold no URL and most URLs no query or
-/// userinfo, and a UTF-8 scan is far cheaper than the generic substring search, which dominated resolving.
+/// Redaction of values the resolver quotes (``Redaction`` does the work; these add length caps and
+/// walk JSON payloads).
 enum Redact {
-    /// ``Redaction/redactText(_:)`` when the text holds `://`, else the text itself.
-    static func text(_ text: String) -> String {
-        var matched = 0  // how much of "://" the bytes just seen end with
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: ":") {
-                matched = 1
-            } else if byte == UInt8(ascii: "/") && matched > 0 {
-                if matched == 2 { return Redaction.redactText(text) }
-                matched = 2
-            } else {
-                matched = 0
-            }
-        }
-        return text
+    static func text(_ text: String) -> String { Redaction.redactText(text) }
+
+    /// An input value quoted in a finding message: redacted as a URL (tokens in scheme-less URLs too, which
+    /// ``text(_:)`` would not recognise) and cut to 200 characters so a huge value cannot bloat a report.
+    static func value(_ value: String) -> String {
+        let limit = 200
+        guard value.utf8.count > limit else { return url(value) }
+        return url(String(value.prefix(limit))) + "…"
     }
 
-    /// ``Redaction/redactURL(_:)`` when the URL has a query or userinfo, else the URL itself.
-    static func url(_ url: String) -> String {
-        guard url.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "@") }) else { return url }
-        return Redaction.redactURL(url)
+    /// Every string inside `value` through ``url(_:)`` (custom button payloads are free-form and may hold
+    /// scheme-less URLs with tokens, which ``text(_:)`` would not recognise).
+    static func json(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text): return .string(url(text))
+        case .array(let elements): return .array(elements.map(json))
+        case .object(let object): return .object(JSONObject(object.map { ($0.key, json($0.value)) }))
+        case .null, .bool, .number: return value
+        }
     }
+
+    static func url(_ url: String) -> String { Redaction.redactURL(url) }
 }

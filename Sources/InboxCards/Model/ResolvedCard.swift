@@ -29,6 +29,7 @@ public struct AssetReference: Sendable, Hashable {
         public var isLink: Bool { self == .buttonLink || self == .slideLink }
     }
 
+    /// The part the asset plays.
     public var role: Role
     /// Position among the card's slides or buttons; `nil` for single assets.
     public var index: Int?
@@ -56,6 +57,12 @@ public struct AssetReference: Sendable, Hashable {
     }
 }
 
+extension AssetReference: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `carouselSlide[1] https://…?token=REDACTED`: printing a reference never shows its secrets.
+    public var description: String { "\(role.rawValue)\(index.map { "[\($0)]" } ?? "") \(url)" }
+    public var debugDescription: String { description }
+}
+
 /// A rendered button of a classic or captioned card.
 public struct CardButton: Sendable, Hashable {
     /// What a tap does.
@@ -64,9 +71,10 @@ public struct CardButton: Sendable, Hashable {
         case openURL(String)
         case dismiss
         case markRead
-        /// Handed to the app's delegate with the button's other keys.
-        case custom
+        /// Handed to the app's delegate with the payload: the button's keys except `title` and `action`.
+        case custom(payload: JSONObject)
 
+        /// The action's report name: `openURL`, `dismiss`, `markRead`, `custom`.
         public var name: String {
             switch self {
             case .openURL: "openURL"
@@ -77,7 +85,9 @@ public struct CardButton: Sendable, Hashable {
         }
     }
 
+    /// The visible label.
     public var title: String
+    /// What a tap does.
     public var action: Action
 
     public init(title: String, action: Action) {
@@ -85,12 +95,22 @@ public struct CardButton: Sendable, Hashable {
         self.action = action
     }
 
-    /// `{"title", "action", "url"?}` with the URL redacted.
+    /// `{"title", "action", "url"?, "payload"?}` with URLs and URL-looking strings redacted.
     public var json: JSONValue {
         var object = JSONObject([("title", .string(Redact.text(title))), ("action", .string(action.name))])
-        if case .openURL(let url) = action { object["url"] = .string(Redact.url(url)) }
+        switch action {
+        case .openURL(let url): object["url"] = .string(Redact.url(url))
+        case .custom(let payload): object["payload"] = Redact.json(.object(payload))
+        case .dismiss, .markRead: break
+        }
         return .object(object)
     }
+}
+
+extension CardButton: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The button's redacted JSON text: printing a button never shows the secrets of its URL.
+    public var description: String { json.serialized() }
+    public var debugDescription: String { description }
 }
 
 /// The card one message becomes for one SDK profile, platform and language.
@@ -101,6 +121,7 @@ public struct ResolvedCard: Sendable, Hashable {
     public var code: String?
     /// The iOS SDK profile; `nil` for Android, whose inbox has no profiles.
     public var sdk: SDKProfile?
+    /// The platform the card renders on.
     public var platform: Platform
     /// The language of a per-language title/body; `nil` when the message is not per-language.
     public var language: String?
@@ -152,17 +173,6 @@ public struct ResolvedCard: Sendable, Hashable {
     }
 }
 
-extension Finding {
-    /// `{"severity", "code", "message", "path"}` as in DESIGN.md "Report".
-    public var json: JSONValue {
-        .object(
-            JSONObject([
-                ("severity", .string(severity.rawValue)), ("code", .string(code)),
-                ("message", .string(Redact.text(message))), ("path", .optional(path)),
-            ]))
-    }
-}
-
 extension SourcedFinding {
     /// The finding's JSON with its `source` first.
     public var json: JSONValue {
@@ -180,6 +190,7 @@ public struct ResolveRun: Sendable, Hashable {
     public var messagesRead: Int
     /// Findings about the inputs (broken lines, unrecognised objects, plain pushes, untargeted platforms).
     public var inputFindings: [SourcedFinding]
+    /// Every card, in message order, then language, platform, profile.
     public var cards: [ResolvedCard]
 
     public init(options: ResolveOptions, messagesRead: Int, inputFindings: [SourcedFinding], cards: [ResolvedCard]) {

@@ -18,6 +18,7 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The input's name as given (`-` for standard input).
     public var source: String
+    /// Why the input is unusable.
     public var kind: Kind
 
     public init(source: String, kind: Kind) {
@@ -156,6 +157,8 @@ private struct Reader {
     let source: String
     let options: ReaderOptions
     var batch = ReadBatch()
+    /// Input findings not kept because the input already has ``FindingBudget/perInput`` of them.
+    var suppressed = 0
 
     init(source: String, options: ReaderOptions) {
         self.source = source
@@ -164,6 +167,15 @@ private struct Reader {
 
     /// The batch, with a warning when the input held no message and nothing else was wrong with it.
     mutating func finish() -> ReadBatch {
+        if suppressed > 0 {
+            batch.findings.append(
+                SourcedFinding(
+                    source: source,
+                    finding: .info(
+                        CardFindingCode.inputFindingsTruncated,
+                        "\(suppressed) more findings not shown (at most \(FindingBudget.perInput) an input)",
+                        path: nil)))
+        }
         if batch.messages.isEmpty && !batch.findings.contains(where: { $0.finding.severity == .error }) {
             inputFinding(.warning, CardFindingCode.noMessages, "\(source) holds no message", path: nil)
         }
@@ -173,6 +185,10 @@ private struct Reader {
     func sourceID(_ path: String) -> String { path.isEmpty ? source : source + "#" + path }
 
     mutating func inputFinding(_ severity: Severity, _ code: String, _ message: String, path: String?) {
+        guard batch.findings.count < FindingBudget.perInput else {
+            suppressed += 1
+            return
+        }
         batch.findings.append(
             SourcedFinding(
                 source: sourceID(path ?? ""), finding: .redacted(severity, code, message, path: path)))
@@ -213,7 +229,7 @@ private struct Reader {
             let path = JSONPath.index("", record)
             record += 1
             do {
-                let (value, warnings) = try JSON.parseDocument(Array(line), options: parseOptions)
+                let (value, warnings) = try Self.parse(bytes, start..<end, options: parseOptions)
                 readable += 1
                 note(warnings, lineOffset: lineNumber - 1)
                 recogniseElement(value, path: path)
@@ -227,6 +243,19 @@ private struct Reader {
         if readable == 0, let firstError {
             throw InputError(source: source, kind: .invalidJSON(firstError))
         }
+    }
+
+    /// Parses one line in place (no copy of the line).
+    static func parse(
+        _ bytes: [UInt8], _ range: Range<Int>, options: JSONParseOptions
+    ) throws(JSONParseError) -> (value: JSONValue, warnings: [JSONWarning]) {
+        let result: Result<(value: JSONValue, warnings: [JSONWarning]), JSONParseError> = bytes.withUnsafeBytes {
+            raw in
+            Result { () throws(JSONParseError) in
+                try JSON.parseDocument(UnsafeRawBufferPointer(rebasing: raw[range]), options: options)
+            }
+        }
+        return try result.get()
     }
 
     mutating func recogniseElement(_ value: JSONValue, path: String) {
@@ -268,10 +297,11 @@ private struct Reader {
             // A notification on its own (e.g. an array of notifications, or one copied out of a request).
             readNotification(object, path: path)
         } else {
-            let keys = object.keys.prefix(8).joined(separator: ", ")
+            let keys = object.keys.prefix(8).map(Redact.value).joined(separator: ", ")
             inputFinding(
                 .error, CardFindingCode.unrecognized,
-                "not a createMessage request, an inbox feed message or a push payload (keys: \(keys.isEmpty ? "none" : keys))",
+                "not a createMessage request, an inbox feed message or a push payload "
+                    + "(keys: \(keys.isEmpty ? "none" : keys))",
                 path: path)
         }
     }
@@ -330,4 +360,12 @@ private struct Reader {
         inputFinding(
             .error, CardFindingCode.inputWrongType, "\(path) is \(value.typeName), expected \(expected)", path: path)
     }
+}
+
+extension ReadBatch: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `2 sources, 12 messages, 1 findings`: message data (which may hold tokens) is never printed.
+    public var description: String {
+        "\(sources.count) sources, \(messages.count) messages, \(findings.count) findings"
+    }
+    public var debugDescription: String { description }
 }

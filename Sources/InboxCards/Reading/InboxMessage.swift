@@ -15,7 +15,9 @@ public enum MessageShape: String, Sendable, Hashable {
 public struct MessageText: Sendable, Hashable {
     /// One language's text.
     public struct Entry: Sendable, Hashable {
+        /// The language key as written (`en`, `pt-BR`).
         public var language: String
+        /// The text in that language.
         public var text: String
     }
 
@@ -130,4 +132,11 @@ public struct InboxMessage: Sendable, Hashable {
     var root: ParamLevel? { levels.first { $0.name == .root } }
     /// The decoded `u` object (`nil` when absent or unusable).
     var customData: ParamLevel? { levels.first { $0.name == .u } }
+}
+
+extension InboxMessage: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `campaign.json#request.notifications[2] (createMessage, code ?)`: the message's data (which may hold
+    /// tokens) is never printed.
+    public var description: String { "\(id) (\(shape.rawValue), code \(code ?? "?"))" }
+    public var debugDescription: String { description }
 }

@@ -4,39 +4,55 @@ import StrictJSON
 /// Shared decoding of the fields every input shape has, collecting the message's findings.
 struct FieldDecoder {
     let options: ReaderOptions
-    var findings: [Finding] = []
+    private var kept: [Finding] = []
+    private var suppressed = 0
 
     init(options: ReaderOptions) {
         self.options = options
     }
 
     mutating func add(_ severity: Severity, _ code: String, _ message: String, path: String) {
-        findings.append(.redacted(severity, code, message, path: path))
+        guard kept.count < FindingBudget.perMessage else {
+            suppressed += 1
+            return
+        }
+        kept.append(.redacted(severity, code, message, path: path))
+    }
+
+    /// The message's findings, ending with one `input.findingsTruncated` when some were not kept.
+    var findings: [Finding] {
+        guard suppressed > 0 else { return kept }
+        return kept + [
+            .info(
+                CardFindingCode.inputFindingsTruncated,
+                "\(suppressed) more findings not shown (at most \(FindingBudget.perMessage) a message)", path: nil)
+        ]
     }
 
     mutating func wrongType(_ value: JSONValue, expected: String, path: String) {
         add(.warning, CardFindingCode.inputWrongType, "\(path) is \(value.typeName), expected \(expected)", path: path)
     }
 
-    /// A string field; `null` counts as absent, another type is a finding.
-    mutating func string(_ value: JSONValue?, path: String) -> String? {
+    /// A string field; `null` counts as absent, another type is a finding. Paths are autoclosures: they are
+    /// only built when a finding needs them (reading stays allocation-light on clean input).
+    mutating func string(_ value: JSONValue?, path: @autoclosure () -> String) -> String? {
         switch value {
         case nil, .null?: return nil
         case .string(let text)?: return text
         case let other?:
-            wrongType(other, expected: "a string", path: path)
+            wrongType(other, expected: "a string", path: path())
             return nil
         }
     }
 
     /// A message code: a string, or a number written as its JSON text.
-    mutating func code(_ value: JSONValue?, path: String) -> String? {
+    mutating func code(_ value: JSONValue?, path: @autoclosure () -> String) -> String? {
         if case .number(let number)? = value { return number.text }
-        return string(value, path: path)
+        return string(value, path: path())
     }
 
     /// A title or body: a string, or a per-language object of strings.
-    mutating func text(_ value: JSONValue?, path: String) -> MessageText? {
+    mutating func text(_ value: JSONValue?, path: @autoclosure () -> String) -> MessageText? {
         switch value {
         case nil, .null?: return nil
         case .string(let text)?: return MessageText(plain: text)
@@ -44,7 +60,7 @@ struct FieldDecoder {
             var entries: [MessageText.Entry] = []
             for (language, value) in object {
                 guard case .string(let text) = value else {
-                    if value != .null { wrongType(value, expected: "a string", path: JSONPath.key(path, language)) }
+                    if value != .null { wrongType(value, expected: "a string", path: JSONPath.key(path(), language)) }
                     continue
                 }
                 if let existing = entries.firstIndex(where: { $0.language == language }) {
@@ -54,12 +70,13 @@ struct FieldDecoder {
                 }
             }
             if entries.isEmpty {
-                add(.warning, CardFindingCode.inputWrongType, "\(path) has no per-language string", path: path)
+                let location = path()
+                add(.warning, CardFindingCode.inputWrongType, "\(location) has no per-language string", path: location)
                 return nil
             }
             return MessageText(entries: entries)
         case let other?:
-            wrongType(other, expected: "a string or a per-language object", path: path)
+            wrongType(other, expected: "a string or a per-language object", path: path())
             return nil
         }
     }
@@ -88,7 +105,7 @@ struct FieldDecoder {
     /// Parses a JSON-encoded object the SDK would decode with JSONSerialization; anything else is a finding.
     mutating func parseObject(_ text: String, path: String, code: String) -> JSONObject? {
         do {
-            let value = try JSON.parse(text, options: JSONParseOptions(maxDepth: options.maxDepth))
+            let value = try Self.parse(text, options: JSONParseOptions(maxDepth: options.maxDepth))
             guard case .object(let object) = value else {
                 add(
                     .warning, code,
@@ -103,6 +120,15 @@ struct FieldDecoder {
                 path: path)
             return nil
         }
+    }
+
+    /// Parses a string's UTF-8 in place when it is contiguous (native strings are), else from a copy.
+    static func parse(_ text: String, options: JSONParseOptions) throws(JSONParseError) -> JSONValue {
+        let inPlace: Result<JSONValue, JSONParseError>? = text.utf8.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(JSONParseError) in try JSON.parse(UnsafeRawBufferPointer(buffer), options: options) }
+        }
+        guard let inPlace else { return try JSON.parse(text, options: options) }
+        return try inPlace.get()
     }
 
     /// The `userdata` object at the actionParams root (only `displayType` and `pinned` look there).

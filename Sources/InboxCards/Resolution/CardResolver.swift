@@ -10,13 +10,16 @@ import StrictJSON
 /// - A per-language title or body lacking the language being resolved shows its `en` text
 ///   (`card.languageFallback`), else nothing (`card.languageMissing`).
 /// - Android cards are produced once per message and language (`sdk` is `nil`): the Android inbox has no
-///   profiles, no displayType and no forced kind.
+///   profiles, no displayType and no forced kind. `requested` is the explicit displayType (else classic), and
+///   the card is degraded when that is anything but classic.
 /// - Lookups are typed, like the SDK's `as? T` chains: a value of the wrong type at one level is skipped
 ///   (`card.wrongType`) and the next level is tried. That is why an explicit `pinned: false` ends the
 ///   lookup while the string `"true"` does not.
 public struct CardResolver: Sendable {
+    /// Profiles, platforms and forced kind to resolve with.
     public var options: ResolveOptions
 
+    /// A resolver; the default resolves for SDK 7.2 on iOS.
     public init(options: ResolveOptions = .init()) {
         self.options = options
     }
@@ -88,6 +91,8 @@ struct CardContext {
     let profile: SDKProfile
     let language: String?
     var findings: [Finding]
+    /// Findings not kept because the card already has ``FindingBudget/perCard`` of them.
+    var suppressed = 0
 
     init(message: InboxMessage, profile: SDKProfile, language: String?) {
         self.message = message
@@ -96,8 +101,32 @@ struct CardContext {
         self.findings = message.findings
     }
 
+    /// Adds a finding unless the card's budget is spent; the findings that say what the card renders as
+    /// are always kept.
     mutating func add(_ severity: Severity, _ code: String, _ message: String, path: String?) {
+        guard findings.count < FindingBudget.perCard || FindingBudget.essential.contains(code) else {
+            suppressed += 1
+            return
+        }
         findings.append(.redacted(severity, code, message, path: path))
+    }
+
+    /// A point to roll findings back to (decoding that must stay silent, e.g. buttons a kind does not render).
+    var findingMark: (count: Int, suppressed: Int) { (findings.count, suppressed) }
+
+    mutating func rollBack(to mark: (count: Int, suppressed: Int)) {
+        findings.removeSubrange(mark.count...)
+        suppressed = mark.suppressed
+    }
+
+    /// The card's findings, ending with one `card.findingsTruncated` when some were not kept.
+    var finalFindings: [Finding] {
+        guard suppressed > 0 else { return findings }
+        return findings + [
+            .info(
+                CardFindingCode.findingsTruncated,
+                "\(suppressed) more findings not shown (at most \(FindingBudget.perCard) a card)", path: nil)
+        ]
     }
 
     // MARK: Message facts
@@ -117,11 +146,12 @@ struct CardContext {
             if fellBack {
                 add(
                     .info, CardFindingCode.languageFallback,
-                    "no \(language) \(name): the \(MessageText.fallbackLanguage) text is shown", path: path)
+                    "no \(Redact.value(language)) \(name): the \(MessageText.fallbackLanguage) text is shown",
+                    path: path)
             } else if value == nil {
                 add(
                     .warning, CardFindingCode.languageMissing,
-                    "no \(language) \(name) and no \(MessageText.fallbackLanguage) fallback: the card has no \(name)",
+                    "no \(Redact.value(language)) \(name) and no \(MessageText.fallbackLanguage) fallback: the card has no \(name)",
                     path: path)
             }
         }
@@ -138,7 +168,7 @@ struct CardContext {
                 if URLCheck.hasHTTPPrefix(text) { return (text, root.path(of: key)) }
                 add(
                     .info, CardFindingCode.heroIgnored,
-                    "\(key) \"\(text)\" does not start with http:// or https://: SDK \(profile) ignores it as hero",
+                    "\(key) \"\(Redact.value(text))\" does not start with http:// or https://: SDK \(profile) ignores it as hero",
                     path: root.path(of: key))
             }
         }
@@ -180,7 +210,8 @@ struct CardContext {
             case .string(let text)?:
                 add(
                     .warning, CardFindingCode.pinnedNotBoolean,
-                    "pinned is the string \"\(text)\": only true or 1 pin a message", path: level.path(of: "pinned"))
+                    "pinned is the string \"\(Redact.value(text))\": only true or 1 pin a message",
+                    path: level.path(of: "pinned"))
             case let other?:
                 add(
                     .warning, CardFindingCode.pinnedNotBoolean,
@@ -269,7 +300,8 @@ struct CardContext {
             if forced {
                 add(
                     .warning, CardFindingCode.forcedIncomplete,
-                    "forced \(requested) renders incomplete or empty (\(why)); without the force it would degrade to classic",
+                    "forced \(requested) renders incomplete or empty (\(why)); "
+                        + "without the force it would degrade to classic",
                     path: nil)
                 reason = nil
             } else {
@@ -335,7 +367,7 @@ struct CardContext {
             id: message.id, code: message.code, sdk: profile, platform: .ios, language: language,
             requested: requested, resolved: resolved, degraded: degraded, degradeReason: degraded ? reason : nil,
             sdkLog: sdkLog, forced: forced, pinned: pinned, buttons: buttons, accessibilityLabels: labels,
-            findings: findings, assets: assets)
+            findings: finalFindings, assets: assets)
     }
 
     private mutating func reportUnknown(_ raw: String, path: String, heuristic: CardKind) {
@@ -350,7 +382,7 @@ struct CardContext {
         }
         add(
             .warning, CardFindingCode.unknownDisplayType,
-            "displayType \"\(raw)\" is unknown (\(why)): the heuristic picks \(heuristic)", path: path)
+            "displayType \"\(Redact.value(raw))\" is unknown (\(why)): the heuristic picks \(heuristic)", path: path)
     }
 
     private mutating func slideAssets(_ slides: [Slide], into assets: inout [AssetReference]) -> [String] {
@@ -385,7 +417,8 @@ struct CardContext {
         guard renders else {
             add(
                 .warning, CardFindingCode.buttonsNotRendered,
-                "\(decoded.buttons.count) button(s) not rendered: only classic and captioned cards show buttons, this one is \(kind)",
+                "\(decoded.buttons.count) button(s) not rendered: only classic and captioned cards show buttons, "
+                    + "this one is \(kind)",
                 path: decoded.path)
             return []
         }
@@ -405,20 +438,14 @@ struct CardContext {
     /// The Android inbox: one layout (icon from `imageUrl`, optional banner from `b`), no displayType, no rich
     /// cards, no buttons, no pinning, no wallet.
     mutating func resolveAndroid() -> ResolvedCard {
-        let (title, body) = texts()
-        let hasTitle = !(title ?? "").isEmpty
-        let hasBody = !(body ?? "").isEmpty
-        // What the message asks InboxKit for, to say what Android makes of it; lookup warnings are iOS matters.
-        let saved = findings.count
-        let image = image()
+        _ = texts()  // only for the language findings: the one layout shows whatever title and body exist
+        // What the message asks InboxKit for (an explicit displayType), to say what Android makes of it.
+        // The InboxKit heuristic is not applied: without a displayType nothing was asked for but the plain
+        // layout. Lookup warnings are iOS matters and stay out of the Android card.
+        let mark = findingMark
         let lowered = displayType()?.raw.lowercased()
-        findings.removeSubrange(saved...)
-        let requested: CardKind
-        if let lowered, let kind = CardKind(rawValue: lowered) {
-            requested = kind
-        } else {
-            requested = heuristic(hasImage: image != nil, hasTitle: hasTitle, hasBody: hasBody)
-        }
+        rollBack(to: mark)
+        let requested = lowered.flatMap { CardKind(rawValue: $0) } ?? .classic
         let degraded = requested != .classic
         var reason: String?
         if requested == .wallet {
@@ -441,10 +468,10 @@ struct CardContext {
         if let root = message.root, case .string(let banner)? = root.object["b"], !banner.isEmpty {
             assets.append(AssetReference(role: .heroImage, index: nil, fetchURL: banner, path: root.path(of: "b")))
         }
-        let before = findings.count
+        let before = findingMark
         let buttons = decodeButtons(report: false)
         let pinned = pinned()
-        findings.removeSubrange(before...)
+        rollBack(to: before)
         if let buttons, !buttons.buttons.isEmpty {
             add(
                 .warning, CardFindingCode.buttonsNotRendered,
@@ -456,7 +483,8 @@ struct CardContext {
         return ResolvedCard(
             id: message.id, code: message.code, sdk: nil, platform: .android, language: language,
             requested: requested, resolved: .classic, degraded: degraded, degradeReason: reason, sdkLog: nil,
-            forced: false, pinned: false, buttons: [], accessibilityLabels: [], findings: findings, assets: assets)
+            forced: false, pinned: false, buttons: [], accessibilityLabels: [], findings: finalFindings,
+            assets: assets)
     }
 }
 

@@ -85,7 +85,8 @@ extension CardContext {
             case nil, .null?: break
             case let other?:
                 let what =
-                    other.stringValue.map { "\"\($0)\" does not parse or has no scheme" } ?? "is \(other.typeName)"
+                    other.stringValue.map { "\"\(Redact.value($0))\" does not parse or has no scheme" }
+                    ?? "is \(other.typeName)"
                 add(
                     .warning, CardFindingCode.slideURLInvalid,
                     "slide \(index) url \(what): a tap runs the message's default action", path: urlPath)
@@ -95,7 +96,8 @@ extension CardContext {
         if capped > 0 {
             add(
                 .warning, CardFindingCode.slidesCapped,
-                "\(slides.count + capped) usable slides: SDK \(profile) shows at most \(slides.count), \(capped) dropped",
+                "\(slides.count + capped) usable slides: SDK \(profile) shows at most \(slides.count), "
+                    + "\(capped) dropped",
                 path: path)
         }
         return slides
@@ -115,7 +117,7 @@ extension CardContext {
         guard URLCheck.isHTTP(url) else {
             add(
                 .warning, CardFindingCode.videoInvalid,
-                "video url \(url) is not an http/https URL: no video descriptor",
+                "video url \(Redact.value(url)) is not an http/https URL: no video descriptor",
                 path: urlPath)
             return nil
         }
@@ -143,7 +145,9 @@ extension CardContext {
             return nil
         }
         guard URLCheck.isHTTP(url) else {
-            add(.warning, CardFindingCode.walletInvalid, "wallet pass \(url) is not an http/https URL", path: urlPath)
+            add(
+                .warning, CardFindingCode.walletInvalid, "wallet pass \(Redact.value(url)) is not an http/https URL",
+                path: urlPath)
             return nil
         }
         return (url, urlPath)
@@ -152,7 +156,7 @@ extension CardContext {
     /// `buttons` → the buttons the SDK builds, reporting drops and unsafe or scheme-less URLs.
     /// - Parameter report: whether to report details (only for cards that render the buttons).
     mutating func decodeButtons(report: Bool) -> (buttons: [CardButton], paths: [String], path: String)? {
-        let saved = findings.count
+        let mark = findingMark
         guard let (value, path) = lookup("buttons", expected: "an array", accept: { $0.arrayValue != nil }),
             case .array(let elements) = value
         else { return nil }
@@ -191,21 +195,26 @@ extension CardContext {
                 .warning, CardFindingCode.tooManyButtons,
                 "\(buttons.count) buttons: the docs allow three, the SDK squeezes all of them into one row", path: path)
         }
-        if !report { findings.removeSubrange(saved...) }
+        if !report { rollBack(to: mark) }
         return (buttons, paths, path)
+    }
+
+    /// What a custom button hands the delegate: every key but `title` and `action`.
+    private func payload(of object: JSONObject) -> JSONObject {
+        JSONObject(object.filter { $0.key != "title" && $0.key != "action" }.map { ($0.key, $0.value) })
     }
 
     private mutating func buttonURLAction(
         _ object: JSONObject, index: Int, path: String, token: String?
     ) -> CardButton.Action {
         let urlPath = JSONPath.key(path, "url")
-        guard case .string(let url)? = object["url"], !url.isEmpty else { return .custom }
+        guard case .string(let url)? = object["url"], !url.isEmpty else { return .custom(payload: payload(of: object)) }
         guard URLCheck.parses(url), !profile.buttonURLNeedsScheme || URLCheck.scheme(url) != nil else {
             add(
                 .warning, CardFindingCode.buttonURLInvalid,
-                "button \(index) url \(url) does not parse\(profile.buttonURLNeedsScheme ? " or has no scheme" : ""): "
+                "button \(index) url \(Redact.value(url)) does not parse\(profile.buttonURLNeedsScheme ? " or has no scheme" : ""): "
                     + "the SDK makes it a custom button", path: urlPath)
-            return .custom
+            return .custom(payload: payload(of: object))
         }
         if let scheme = URLCheck.unsafeScheme(url) {
             add(

@@ -43,6 +43,7 @@ enum URLCheck {
         let bytes = text.utf8
         guard !bytes.isEmpty else { return false }
         var pendingHex = 0
+        var inFragment = false
         for byte in bytes {
             if pendingHex > 0 {
                 guard isHex(byte) else { return false }
@@ -54,6 +55,10 @@ enum URLCheck {
                 continue
             }
             guard isURIByte(byte) else { return false }
+            if byte == UInt8(ascii: "#") {
+                guard !inFragment else { return false }  // a second '#' is not allowed in a fragment
+                inFragment = true
+            }
         }
         return pendingHex == 0
     }

@@ -1,0 +1,242 @@
+import StrictJSON
+
+/// One line of the index log.
+enum IndexRecord: Equatable {
+    /// URL → entry; `accessedAt` (ms) starts the LRU clock.
+    case put(url: String, entry: StoreEntry, accessedAt: Int)
+    /// The URL was used at `accessedAt` (ms).
+    case touch(url: String, accessedAt: Int)
+    /// The URL is no longer in the store.
+    case remove(url: String)
+    /// First line of a compacted log: a random id that tells this file from any earlier log that had the
+    /// same inode number (file systems reuse them), so cached readers notice the switch.
+    case generation(id: String)
+}
+
+/// A record the reader skipped, with where it was and why.
+struct RecordDamage: Hashable {
+    enum Kind: Hashable {
+        /// Shorter than its header says, or cut inside the header: an append interrupted by a crash.
+        case torn
+        /// Complete but wrong: checksum mismatch, garbage, or JSON that is not a valid record.
+        case corrupt
+    }
+    var offset: Int
+    var length: Int
+    var kind: Kind
+    var reason: String
+}
+
+/// The newest state of one URL while reading the log.
+struct IndexedEntry: Equatable {
+    var entry: StoreEntry
+    var accessedAt: Int
+}
+
+/// The index as read from the log: newest record per URL wins.
+struct IndexState {
+    var entries: [String: IndexedEntry] = [:]
+    var records = 0
+    var damage: [RecordDamage] = []
+
+    mutating func apply(_ record: IndexRecord) {
+        if case .generation = record { return }
+        records += 1
+        switch record {
+        case .put(let url, let entry, let accessedAt):
+            entries[url] = IndexedEntry(entry: entry, accessedAt: max(accessedAt, entries[url]?.accessedAt ?? 0))
+        case .touch(let url, let accessedAt):
+            if let current = entries[url], current.accessedAt < accessedAt {
+                entries[url]?.accessedAt = accessedAt
+            }
+        case .remove(let url):
+            entries[url] = nil
+        case .generation:
+            break
+        }
+    }
+}
+
+/// The on-disk record format of `STORE/index/records.log`.
+///
+/// Each record is one write of `"\n" + "IA1 " + <JSON byte length> + " " + <first 16 hex digits of the
+/// JSON's SHA-256> + " " + <JSON> + "\n"`. The leading newline matters: an append cut short by `kill -9`
+/// leaves a partial line without its newline, and the next process's record must not be glued onto it.
+/// Readers skip empty lines, count a line shorter than its declared length as *torn* (crash debris) and a
+/// complete line whose checksum or JSON is wrong as *corrupt* (damage), and keep going.
+enum IndexCodec {
+    static let magic: [UInt8] = Array("IA1 ".utf8)
+    /// One record must fit one `write` so `O_APPEND` keeps it whole; URLs longer than this are refused.
+    static let maxRecordBytes = 60 * 1024
+
+    static func encode(_ record: IndexRecord) -> [UInt8] {
+        let json: JSONValue
+        switch record {
+        case .put(let url, let entry, let accessedAt):
+            json = .object(
+                JSONObject([
+                    ("op", "put"), ("url", .string(url)), ("sha256", .string(entry.blob.sha256)),
+                    ("size", .int(entry.blob.size)), ("contentType", .optional(entry.contentType)),
+                    ("etag", .optional(entry.etag)), ("lastModified", .optional(entry.lastModified)),
+                    ("cacheControl", .optional(entry.cacheControl)),
+                    ("fetchedAt", .int(Millis.from(entry.fetchedAt))), ("httpStatus", .int(entry.httpStatus)),
+                    ("accessedAt", .int(accessedAt)),
+                ]))
+        case .touch(let url, let accessedAt):
+            json = .object(JSONObject([("op", "touch"), ("url", .string(url)), ("accessedAt", .int(accessedAt))]))
+        case .remove(let url):
+            json = .object(JSONObject([("op", "remove"), ("url", .string(url))]))
+        case .generation(let id):
+            json = .object(JSONObject([("op", "generation"), ("id", .string(id))]))
+        }
+        var body: [UInt8] = []
+        json.write(to: &body)
+        let checksum = String(SHA256Hasher.hex(body).prefix(16))
+        var line: [UInt8] = [0x0a]
+        line.reserveCapacity(body.count + 40)
+        line += magic
+        line += Array(String(body.count).utf8)
+        line.append(0x20)
+        line += Array(checksum.utf8)
+        line.append(0x20)
+        line += body
+        line.append(0x0a)
+        return line
+    }
+
+    /// Parses the complete lines of `bytes` (which start at file offset `base`) into `state`.
+    /// - Parameter final: treat an unterminated last line as a torn record (otherwise it is left for later:
+    ///   another process may be in the middle of writing it).
+    /// - Returns: how many bytes were consumed (up to and including the last newline, or all when `final`).
+    static func parse(_ bytes: [UInt8], base: Int, into state: inout IndexState, final: Bool) -> Int {
+        var lineStart = 0
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            if bytes[index] == 0x0a {
+                if index > lineStart { decodeLine(bytes, lineStart, index, base: base, into: &state) }
+                lineStart = index + 1
+            }
+            index += 1
+        }
+        guard final, lineStart < count else { return lineStart }
+        state.damage.append(
+            RecordDamage(
+                offset: base + lineStart, length: count - lineStart, kind: .torn,
+                reason: "unterminated record at the end of the log"))
+        return count
+    }
+
+    private static func decodeLine(_ bytes: [UInt8], _ start: Int, _ end: Int, base: Int, into state: inout IndexState)
+    {
+        func damage(_ kind: RecordDamage.Kind, _ reason: String) {
+            state.damage.append(RecordDamage(offset: base + start, length: end - start, kind: kind, reason: reason))
+        }
+        let length = end - start
+        // A torn header: the line stops inside "IA1 " or is the zero fill a power loss leaves behind.
+        if length < magic.count {
+            if bytes[start..<end].elementsEqual(magic[0..<length]) {
+                damage(.torn, "record cut inside its header")
+            } else {
+                damage(.corrupt, "not a record")
+            }
+            return
+        }
+        guard bytes[start..<start + magic.count].elementsEqual(magic) else {
+            if bytes[start..<end].allSatisfy({ $0 == 0 }) {
+                damage(.torn, "zero-filled record")
+            } else {
+                damage(.corrupt, "not a record")
+            }
+            return
+        }
+        var position = start + magic.count
+        var declared = 0
+        var digits = 0
+        while position < end, bytes[position] >= 0x30, bytes[position] <= 0x39, digits < 7 {
+            declared = declared * 10 + Int(bytes[position] - 0x30)
+            position += 1
+            digits += 1
+        }
+        guard digits > 0, position < end, bytes[position] == 0x20 else {
+            if position == end {
+                damage(.torn, "record cut inside its header")
+            } else {
+                damage(.corrupt, "malformed record length")
+            }
+            return
+        }
+        position += 1
+        let checksumStart = position
+        guard end - checksumStart >= 17 else {
+            damage(.torn, "record cut inside its header")
+            return
+        }
+        guard bytes[checksumStart + 16] == 0x20 else {
+            damage(.corrupt, "malformed record checksum")
+            return
+        }
+        let bodyStart = checksumStart + 17
+        let available = end - bodyStart
+        if available < declared {
+            damage(.torn, "record has \(available) of its \(declared) bytes")
+            return
+        }
+        if available > declared {
+            damage(.corrupt, "record is longer than its declared \(declared) bytes")
+            return
+        }
+        let body = Array(bytes[bodyStart..<end])
+        let expected = SHA256Hasher.hex(body).utf8.prefix(16)
+        guard bytes[checksumStart..<checksumStart + 16].elementsEqual(expected) else {
+            damage(.corrupt, "checksum mismatch")
+            return
+        }
+        do {
+            let value = try JSON.parse(body)
+            guard let record = decodeRecord(value) else {
+                damage(.corrupt, "record JSON lacks required fields")
+                return
+            }
+            state.apply(record)
+        } catch {
+            damage(.corrupt, "record JSON: \(error)")
+        }
+    }
+
+    private static func decodeRecord(_ value: JSONValue) -> IndexRecord? {
+        guard let op = value["op"]?.stringValue else { return nil }
+        if op == "generation" { return value["id"]?.stringValue.map { .generation(id: $0) } }
+        guard let url = value["url"]?.stringValue, !url.isEmpty else { return nil }
+        switch op {
+        case "put":
+            guard let sha256 = value["sha256"]?.stringValue, let size = value["size"]?.numberValue?.intValue,
+                let blob = BlobRef(sha256: sha256, size: size),
+                let fetchedAt = value["fetchedAt"]?.numberValue?.intValue,
+                let httpStatus = value["httpStatus"]?.numberValue?.intValue
+            else { return nil }
+            func text(_ key: String) -> String?? {
+                switch value[key] {
+                case nil, .null?: return .some(nil)
+                case .string(let string)?: return .some(string)
+                default: return nil
+                }
+            }
+            guard let contentType = text("contentType"), let etag = text("etag"),
+                let lastModified = text("lastModified"), let cacheControl = text("cacheControl")
+            else { return nil }
+            let entry = StoreEntry(
+                blob: blob, contentType: contentType, etag: etag, lastModified: lastModified,
+                cacheControl: cacheControl, fetchedAt: Millis.date(fetchedAt), httpStatus: httpStatus)
+            let accessedAt = value["accessedAt"]?.numberValue?.intValue ?? fetchedAt
+            return .put(url: url, entry: entry, accessedAt: accessedAt)
+        case "touch":
+            guard let accessedAt = value["accessedAt"]?.numberValue?.intValue else { return nil }
+            return .touch(url: url, accessedAt: accessedAt)
+        case "remove":
+            return .remove(url: url)
+        default:
+            return nil
+        }
+    }
+}

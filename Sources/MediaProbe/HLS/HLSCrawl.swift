@@ -1,0 +1,275 @@
+public import Findings
+
+/// One thing the pipeline should fetch for an HLS stream.
+public struct HLSFetch: Sendable, Hashable {
+    /// Why it is fetched; decides what ``HLSCrawl/record(_:body:finalURL:)`` does with the bytes.
+    public enum Purpose: String, Sendable, Hashable {
+        /// The playlist the card points at (master or media).
+        case rootPlaylist
+        /// A variant stream's media playlist.
+        case variantPlaylist
+        /// A trick-play (I-frame) playlist.
+        case iFramePlaylist
+        /// An alternative rendition's playlist (audio, subtitles).
+        case renditionPlaylist
+        /// An fMP4 init segment (`EXT-X-MAP`).
+        case initSegment
+        /// A media segment.
+        case segment
+
+        /// True for the purposes whose body is a playlist to parse.
+        public var isPlaylist: Bool {
+            switch self {
+            case .rootPlaylist, .variantPlaylist, .iFramePlaylist, .renditionPlaylist: true
+            case .initSegment, .segment: false
+            }
+        }
+    }
+
+    /// Absolute URL to request.
+    public var url: String
+    /// What the body is for.
+    public var purpose: Purpose
+    /// Send `Range: bytes=offset-(offset+length-1)` when set (byte-range segments).
+    public var byteRange: HLSByteRange?
+    /// The playlist that listed it (nil for the root).
+    public var referrer: String?
+
+    /// A request; the crawl makes these, tests and callers may too.
+    public init(url: String, purpose: Purpose, byteRange: HLSByteRange? = nil, referrer: String? = nil) {
+        self.url = url
+        self.purpose = purpose
+        self.byteRange = byteRange
+        self.referrer = referrer
+    }
+}
+
+/// What to fetch next, given a parsed playlist. Pure functions; ``HLSCrawl`` drives them with loop protection.
+public enum HLSPlanner {
+    /// The playlists a master refers to: every variant, I-frame stream and rendition with a URI, each URL once,
+    /// in playlist order. Empty for anything but a master playlist.
+    public static func playlistsToFetch(from master: HLSPlaylist) -> [HLSFetch] {
+        guard master.kind == .master else { return [] }
+        var seen: Set<String> = []
+        var fetches: [HLSFetch] = []
+        func add(_ url: String, _ purpose: HLSFetch.Purpose) {
+            if seen.insert(withoutFragment(url)).inserted {
+                fetches.append(HLSFetch(url: url, purpose: purpose, referrer: master.baseURL))
+            }
+        }
+        for variant in master.variants where !variant.isIFrameOnly { add(variant.url, .variantPlaylist) }
+        for rendition in master.renditions { if let url = rendition.url { add(url, .renditionPlaylist) } }
+        for variant in master.variants where variant.isIFrameOnly { add(variant.url, .iFramePlaylist) }
+        return fetches
+    }
+
+    /// The segment that proves a media playlist plays: the first one of a VOD or EVENT playlist, the newest one of a
+    /// live playlist (its oldest may already have left the window), preceded by its init segment when it has one.
+    /// Encryption keys are not fetched: key servers usually want the app's credentials.
+    public static func segmentsToFetch(from media: HLSPlaylist) -> [HLSFetch] {
+        guard media.kind == .media, let segment = media.isLive ? media.segments.last : media.segments.first else {
+            return []
+        }
+        var fetches: [HLSFetch] = []
+        if let initURL = segment.initSegmentURL {
+            fetches.append(
+                HLSFetch(
+                    url: initURL, purpose: .initSegment, byteRange: segment.initSegmentByteRange,
+                    referrer: media.baseURL))
+        }
+        fetches.append(
+            HLSFetch(url: segment.url, purpose: .segment, byteRange: segment.byteRange, referrer: media.baseURL))
+        return fetches
+    }
+
+    static func withoutFragment(_ url: String) -> String {
+        url.firstIndex(of: "#").map { String(url[..<$0]) } ?? url
+    }
+}
+
+/// Caps for one stream's crawl.
+public struct HLSCrawlLimits: Sendable, Hashable {
+    /// Playlists fetched per stream (root included). Default 64.
+    public var maxPlaylists: Int
+    /// Parser caps for each playlist.
+    public var playlist: HLSLimits
+
+    /// Caps with documented defaults.
+    public init(maxPlaylists: Int = 64, playlist: HLSLimits = HLSLimits()) {
+        self.maxPlaylists = maxPlaylists
+        self.playlist = playlist
+    }
+}
+
+/// Drives the checks of one HLS stream without doing any I/O: it hands out ``HLSFetch`` requests and takes back
+/// what the pipeline fetched. It keeps a visited set, so a playlist that lists itself (or a variant that points back
+/// at the master) is reported as ``HLSFindingCode/loop`` instead of being fetched forever; nested masters are
+/// reported, not followed (players do not follow them either); the number of playlists is capped.
+///
+/// ```swift
+/// var crawl = HLSCrawl(url: videoURL)
+/// while let fetch = crawl.next() {            // several may be taken before recording: fetch them in parallel
+///     switch await fetcher.get(fetch.url, range: fetch.byteRange) {
+///     case .ok(let body, let finalURL): crawl.record(fetch, body: body, finalURL: finalURL)
+///     case .failed(let reason): crawl.recordFailure(fetch, reason: reason)
+///     }
+/// }
+/// report(crawl.findings)
+/// ```
+public struct HLSCrawl: Sendable {
+    /// Every finding of every playlist and fetch; `path` holds the (redacted) URL a finding is about.
+    public private(set) var findings: [Finding] = []
+    /// A playlist the crawl parsed, with the URL it was requested with.
+    public struct Entry: Sendable, Hashable {
+        /// The requested URL (secrets included: redact before printing).
+        public var url: String
+        /// Why it was fetched.
+        public var purpose: HLSFetch.Purpose
+        /// The parsed playlist, with its own findings.
+        public var playlist: HLSPlaylist
+    }
+
+    /// Parsed playlists in the order they were recorded.
+    public private(set) var playlists: [Entry] = []
+    /// True when nothing is queued: everything handed out has been or is being fetched.
+    public var isDrained: Bool { queue.isEmpty }
+
+    private let limits: HLSCrawlLimits
+    private let rootURL: String
+    private var queue: [HLSFetch]
+    private var visited: Set<String>
+    private var playlistsHandedOut = 0
+    private var reportedLimit = false
+
+    /// Starts a crawl at the playlist the card points at.
+    public init(url: String, limits: HLSCrawlLimits = HLSCrawlLimits()) {
+        self.limits = limits
+        rootURL = url
+        queue = [HLSFetch(url: url, purpose: .rootPlaylist)]
+        visited = [HLSPlanner.withoutFragment(url)]
+        if let ats = VideoSniffer.transportSecurity(url: url) { findings.append(ats) }
+    }
+
+    /// The next request to make, or nil when nothing is left.
+    public mutating func next() -> HLSFetch? {
+        guard !queue.isEmpty else { return nil }
+        let fetch = queue.removeFirst()
+        if fetch.purpose.isPlaylist { playlistsHandedOut += 1 }
+        return fetch
+    }
+
+    /// Records a successful fetch: playlists are parsed and their follow-ups queued; segments are sniffed.
+    ///
+    /// - Parameters:
+    ///   - fetch: The request, as returned by ``next()``.
+    ///   - body: The bytes received (for a segment, its first bytes are enough).
+    ///   - finalURL: The URL after redirects, which relative URIs resolve against; nil means `fetch.url`.
+    ///   - contentType: The response's Content-Type, when known; a playlist must be served as one (or end in .m3u8).
+    public mutating func record(
+        _ fetch: HLSFetch, body: [UInt8], finalURL: String? = nil, contentType: String? = nil
+    ) {
+        let path = Redaction.redactURL(fetch.url)
+        guard fetch.purpose.isPlaylist else { return checkSegment(fetch, body: body, path: path) }
+        let playlist = HLSPlaylist.parse(bytes: body, baseURL: finalURL ?? fetch.url, limits: limits.playlist)
+        playlists.append(Entry(url: fetch.url, purpose: fetch.purpose, playlist: playlist))
+        findings += playlist.findings.map { with(path, $0) }
+        if playlist.kind != .unknown, let contentType, let finding = Self.playlistType(contentType, url: fetch.url) {
+            findings.append(with(path, finding))
+        }
+        switch (playlist.kind, fetch.purpose) {
+        case (.master, .rootPlaylist):
+            enqueue(HLSPlanner.playlistsToFetch(from: playlist), from: path)
+        case (.master, _):
+            findings.append(
+                .error(
+                    HLSFindingCode.nestedMaster,
+                    "This \(fetch.purpose.rawValue) is itself a master playlist; players do not follow nested "
+                        + "masters.", path: path))
+        case (.media, _):
+            enqueue(HLSPlanner.segmentsToFetch(from: playlist), from: path)
+        case (.unknown, _):
+            break
+        }
+    }
+
+    /// Records a failed fetch (DNS, TLS, HTTP status…); `reason` should already be redacted by the fetcher.
+    public mutating func recordFailure(_ fetch: HLSFetch, reason: String) {
+        findings.append(
+            .error(
+                HLSFindingCode.unreachable, "The \(describe(fetch.purpose)) could not be fetched: \(reason)",
+                path: Redaction.redactURL(fetch.url)))
+    }
+
+    private mutating func enqueue(_ fetches: [HLSFetch], from path: String) {
+        for fetch in fetches {
+            var key = HLSPlanner.withoutFragment(fetch.url)
+            if let range = fetch.byteRange { key += " " + range.rangeHeader }
+            if !fetch.purpose.isPlaylist && visited.contains(key) {
+                continue  // two playlists sharing a segment (the I-frame playlist usually does): fetch it once
+            }
+            if fetch.purpose.isPlaylist {
+                guard !visited.contains(key) else {
+                    findings.append(
+                        .error(
+                            HLSFindingCode.loop,
+                            "The playlist refers to \(Redaction.redactURL(fetch.url)), which was already fetched "
+                                + "(\(key == HLSPlanner.withoutFragment(rootURL) ? "the root playlist" : "a loop")).",
+                            path: path))
+                    continue
+                }
+                guard playlistsHandedOut + queue.filter(\.purpose.isPlaylist).count < limits.maxPlaylists else {
+                    if !reportedLimit {
+                        reportedLimit = true
+                        findings.append(
+                            .warning(
+                                HLSFindingCode.crawlLimit,
+                                "More than \(limits.maxPlaylists) playlists; the rest were not checked.", path: path))
+                    }
+                    continue
+                }
+            }
+            visited.insert(key)
+            queue.append(fetch)
+        }
+    }
+
+    /// AVPlayer recognises a playlist by its media type, or failing that by a `.m3u8` path.
+    static func playlistType(_ contentType: String, url: String) -> Finding? {
+        guard let type = MediaContentType.essence(contentType), !MediaContentType.hlsTypes.contains(type) else {
+            return nil
+        }
+        let path = URIReference(url).path.lowercased()
+        if path.hasSuffix(".m3u8") || path.hasSuffix(".m3u") { return nil }
+        return .warning(
+            VideoFindingCode.contentType,
+            "The playlist is served as \(type) and its URL does not end in .m3u8; AVPlayer may not recognise it. "
+                + "Serve application/vnd.apple.mpegurl.")
+    }
+
+    private mutating func checkSegment(_ fetch: HLSFetch, body: [UInt8], path: String) {
+        let format = MediaSniffer.sniff(body)
+        let wrong: Set<MediaFormat> = [.html, .xml, .json, .empty, .hls, .svg, .pdf, .png, .jpeg, .gif, .webp]
+        guard wrong.contains(format) else { return }
+        findings.append(
+            .error(
+                HLSFindingCode.unreachable,
+                "The \(describe(fetch.purpose)) is \(format.describedForHumans), not media data.", path: path))
+    }
+
+    private func describe(_ purpose: HLSFetch.Purpose) -> String {
+        switch purpose {
+        case .rootPlaylist: "playlist"
+        case .variantPlaylist: "variant playlist"
+        case .iFramePlaylist: "I-frame playlist"
+        case .renditionPlaylist: "rendition playlist"
+        case .initSegment: "init segment"
+        case .segment: "first segment"
+        }
+    }
+
+    private func with(_ path: String, _ finding: Finding) -> Finding {
+        var copy = finding
+        copy.path = path
+        return copy
+    }
+}

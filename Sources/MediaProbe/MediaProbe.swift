@@ -1,1 +1,0 @@
-// MediaProbe — work in progress (see issues).

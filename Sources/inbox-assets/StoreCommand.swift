@@ -1,0 +1,80 @@
+import ArgumentKit
+import AssetStore
+import Preflight
+import StrictJSON
+
+/// `inbox-assets store stats|ls|verify|gc`: look after the content-addressed asset store.
+enum StoreCommand {
+    static let storeOption = Option.value(
+        "store", "dir", help: "Store directory (default: $XDG_CACHE_HOME/inbox-assets, else ~/.cache/inbox-assets).")
+
+    static let command = Command(
+        "store", abstract: "Inspect and maintain the content-addressed asset store.",
+        subcommands: [
+            Command(
+                "stats", abstract: "Count entries, blobs, bytes, orphans and temporary files.",
+                options: [storeOption, CommandTable.formatTextJSON]),
+            Command(
+                "ls", abstract: "List stored URLs with size, content type, HTTP status and hash.",
+                options: [storeOption, CommandTable.formatTextJSON]),
+            Command(
+                "verify",
+                abstract: "Re-hash every blob and check every record; exit 1 when anything is lost or wrong.",
+                options: [storeOption, CommandTable.formatTextJSON]),
+            Command(
+                "gc",
+                abstract: "Remove orphan blobs and temporary files; with --max-size, least-recently-used entries.",
+                options: [
+                    storeOption,
+                    .value("max-size", "size", help: "Keep at most this many bytes of blobs (e.g. 500M, 2G)."),
+                    CommandTable.formatTextJSON,
+                ]),
+        ])
+
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        let store: AssetStore
+        do {
+            store = try AssetStore(directory: invocation.value("store"))
+        } catch {
+            throw CommandFailure(message: "cannot open the store: \(error)", status: ExitCode.invalidInput)
+        }
+        var budget: Int? = nil
+        if let text = invocation.value("max-size") {
+            guard let bytes = AssetStore.parseByteCount(text) else {
+                throw invocation.invalid(text, for: "max-size", hint: "Expected a size such as 500M or 2G.")
+            }
+            budget = bytes
+        }
+        let json = invocation.value("format") == "json"
+        let style = TextStyle(color: Console.stdoutWantsColor)
+        do {
+            switch invocation.path.last {
+            case "stats":
+                let stats = try store.stats()
+                Console.out(
+                    json
+                        ? stats.json.serialized(pretty: true) + "\n"
+                        : StoreTextReport.stats(stats, directory: store.directory))
+                return ExitCode.success
+            case "ls":
+                let entries = try store.list()
+                Console.out(
+                    json
+                        ? JSONValue.array(entries.map(\.json)).serialized(pretty: true) + "\n"
+                        : StoreTextReport.list(entries, style: style))
+                return ExitCode.success
+            case "verify":
+                let report = try store.verify()
+                Console.out(
+                    json ? report.json.serialized(pretty: true) + "\n" : StoreTextReport.verify(report, style: style))
+                return report.isClean ? ExitCode.success : ExitCode.findings
+            default:
+                let report = try store.gc(maxBytes: budget)
+                Console.out(json ? report.json.serialized(pretty: true) + "\n" : StoreTextReport.gc(report))
+                return ExitCode.success
+            }
+        } catch {
+            throw CommandFailure(message: error.description, status: ExitCode.invalidInput)
+        }
+    }
+}
