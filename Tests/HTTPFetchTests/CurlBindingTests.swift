@@ -117,3 +117,14 @@ struct DenyPrivateCallbackTests {
         #expect(CurlErrorClassifier.failure(for: code, flags: TransferFlags()) == failure)
     }
 }
+
+@Suite("Finding codes")
+struct FindingCodeTests {
+    @Test("Every failure has a distinct camelCase asset.* code", arguments: FetchFailure.allCases)
+    func code(_ failure: FetchFailure) {
+        let code = failure.findingCode
+        #expect(code.hasPrefix("asset."))
+        #expect(!code.contains("-"))
+        #expect(FetchFailure.allCases.filter { $0.findingCode == code } == [failure])
+    }
+}

@@ -109,7 +109,8 @@ struct FailureClassTests {
         if let status = fault.httpStatus { #expect(outcome.httpStatus == status) }
         #expect(outcome.sha256 == nil)
         #expect(outcome.errorText?.isEmpty == false)
-        #expect(outcome.finding?.code == "asset.\(fault.failure.rawValue)")
+        #expect(outcome.finding?.code == fault.failure.findingCode)
+        #expect(outcome.finding?.severity == .error)
     }
 
     @Test("A fault on HTTPS is classified like on HTTP", arguments: ["/reset/5000", "/short/1000/10"])

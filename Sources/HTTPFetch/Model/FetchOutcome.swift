@@ -31,6 +31,19 @@ public enum FetchFailure: String, Sendable, Hashable, CaseIterable {
     /// The sink refused the bytes, e.g. a disk write failed (extension to the issue's list).
     case sink
 
+    /// The stable finding code for reports, in the package's camelCase style: `asset.httpStatus`,
+    /// `asset.tooManyRedirects`, `asset.privateAddress`, … (the JSON `failure` value keeps the issue's spelling).
+    public var findingCode: String {
+        switch self {
+        case .httpStatus: "asset.httpStatus"
+        case .tooManyRedirects: "asset.tooManyRedirects"
+        case .privateAddress: "asset.privateAddress"
+        case .tooLarge: "asset.tooLarge"
+        case .invalidURL: "asset.invalidURL"
+        default: "asset.\(rawValue)"
+        }
+    }
+
     /// Whether a retry can help: timeouts and resets, and the statuses 408, 429 and 5xx.
     func isRetryable(httpStatus: Int?) -> Bool {
         switch self {
@@ -150,13 +163,13 @@ public struct FetchOutcome: Sendable, Hashable {
     /// `true` when ``status`` is `ok`.
     public var isOK: Bool { status == .ok }
 
-    /// The outcome as a finding for reports: `nil` when ok; otherwise `asset.<failure>` (e.g.
-    /// `asset.http-status`) as an error with a one-line reason.
+    /// The outcome as a finding for reports: `nil` when ok; otherwise an error coded
+    /// ``FetchFailure/findingCode`` (e.g. `asset.httpStatus`) with a one-line reason.
     public var finding: Finding? {
         guard let failure else { return nil }
         var reason = "\(kind == .probe ? "probe" : "download") of \(url) failed: \(failure.rawValue)"
         if let httpStatus, failure == .httpStatus { reason += " \(httpStatus)" }
         if let errorText { reason += " (\(errorText))" }
-        return .error("asset.\(failure.rawValue)", reason)
+        return .error(failure.findingCode, reason)
     }
 }
