@@ -129,6 +129,17 @@ struct ProbeAndDownloadTests {
         #expect(outcome.sha256 == (try harness.site.sha256(of: "img/hero.png")))
     }
 
+    @Test("Every redirect status is followed", arguments: [301, 302, 303, 307, 308])
+    func redirectStatuses(_ status: Int) async throws {
+        let harness = try Harness()
+        let engine = try FetchEngine(options: harness.options())
+        let outcome = await engine.probe(harness.url("/redirect-to?url=%2Fhello.txt&status=\(status)"))
+        await engine.shutdown()
+        #expect(outcome.status == .ok)
+        #expect(outcome.redirects.map(\.status) == [status])
+        #expect(outcome.finalURL == harness.url("/hello.txt"))
+    }
+
     @Test("Exactly the redirect limit is allowed")
     func redirectLimitIsInclusive() async throws {
         let harness = try Harness()
@@ -348,6 +359,18 @@ struct LimitTests {
         await engine.shutdown()
         #expect(harness.server.stats.totalRequests == 50)
         #expect(harness.server.stats.totalConnections == 1)
+    }
+
+    @Test("HTTPS connections are reused too: one handshake for 20 requests")
+    func tlsConnectionReuse() async throws {
+        let harness = try Harness(https: true)
+        let engine = try FetchEngine(options: harness.options())
+        var outcomes: [FetchOutcome] = []
+        for index in 0..<20 { outcomes.append(await engine.probe(harness.url("/bytes/10?i=\(index)", tls: .valid))) }
+        await engine.shutdown()
+        #expect(outcomes.allSatisfy { $0.isOK && $0.tlsVersion != nil })
+        #expect(harness.server.stats.totalConnections == 1)
+        #expect(outcomes.dropFirst().allSatisfy { $0.timings.tls == 0 }, "no handshake on a reused connection")
     }
 
     @Test("Revalidation with an ETag or Last-Modified gets 304 without a body", arguments: [true, false])
