@@ -44,6 +44,8 @@ enum RequestReadError: Error {
 struct RequestReader {
     static let maxHeadBytes = 32 * 1024
     private var buffer: [UInt8] = []
+    /// Reused for every read, so a keep-alive connection does not allocate per request.
+    private var scratch = [UInt8](repeating: 0, count: 16 * 1024)
 
     mutating func next(from connection: ClientConnection) -> Result<Request, RequestReadError> {
         var searchFrom = 0
@@ -57,10 +59,9 @@ struct RequestReader {
             }
             if buffer.count > Self.maxHeadBytes { return .failure(.tooLarge) }
             searchFrom = max(0, buffer.count - 3)
-            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-            let count = chunk.withUnsafeMutableBytes { connection.read(into: $0) }
+            let count = scratch.withUnsafeMutableBytes { connection.read(into: $0) }
             if count <= 0 { return .failure(.closed) }
-            buffer.append(contentsOf: chunk[..<count])
+            buffer.append(contentsOf: scratch[..<count])
         }
     }
 
