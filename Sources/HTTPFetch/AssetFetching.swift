@@ -3,8 +3,9 @@
 public protocol AssetFetching: Sendable {
     /// Checks reachability (see ``FetchEngine/probe(_:validators:)``).
     func probe(_ url: String, validators: Validators) async -> FetchOutcome
-    /// Streams a body into a sink (see ``FetchEngine/get(_:into:validators:)``).
-    func get(_ url: String, into sink: any FetchSink, validators: Validators) async -> FetchOutcome
+    /// Streams a body, or a byte range of it, into a sink (see ``FetchEngine/get(_:into:validators:range:)``).
+    func get(_ url: String, into sink: any FetchSink, validators: Validators, range: ClosedRange<Int>?) async
+        -> FetchOutcome
 }
 
 extension FetchEngine: AssetFetching {}
@@ -26,7 +27,7 @@ extension AssetFetching {
                     let outcome =
                         kind == .probe
                         ? await probe(url, validators: Validators())
-                        : await get(url, into: DiscardingSink(), validators: Validators())
+                        : await get(url, into: DiscardingSink(), validators: Validators(), range: nil)
                     return (index, outcome)
                 }
             }

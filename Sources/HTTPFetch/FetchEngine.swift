@@ -42,7 +42,7 @@ public final class FetchEngine: Sendable {
     ///   - validators: a stored copy's validators; an unchanged resource then answers `notModified`.
     /// - Returns: the outcome (status, failure class, redirects, content type and length, timings, …).
     public func probe(_ url: String, validators: Validators = Validators()) async -> FetchOutcome {
-        await submit(kind: .probe, url: url, validators: validators, sink: nil)
+        await submit(kind: .probe, url: url, validators: validators, range: nil, sink: nil)
     }
 
     /// Downloads `url` into `sink`, hashing the body (SHA-256) as it arrives; memory stays bounded.
@@ -50,11 +50,16 @@ public final class FetchEngine: Sendable {
     ///   - url: an http or https URL.
     ///   - sink: receives the body of the final 2xx response (default: discard, keeping only hash and size).
     ///   - validators: a stored copy's validators; a `304` answers `notModified` and the sink sees nothing.
+    ///   - range: only these bytes (e.g. `0...65_535` to sniff a video's header): a `206` is ok, and a server
+    ///     that ignores `Range` is cut off after `range.count` bytes (its `200` is kept as `httpStatus`). The
+    ///     hash and `bytes` cover the bytes delivered. A range past the end fails with `http-status` 416.
     /// - Returns: the outcome, with `sha256` and `bytes` when it is ok.
-    public func get(_ url: String, into sink: any FetchSink = DiscardingSink(), validators: Validators = Validators())
-        async -> FetchOutcome
-    {
-        await submit(kind: .get, url: url, validators: validators, sink: sink)
+    public func get(
+        _ url: String, into sink: any FetchSink = DiscardingSink(), validators: Validators = Validators(),
+        range: ClosedRange<Int>? = nil
+    ) async -> FetchOutcome {
+        precondition(range.map { $0.lowerBound >= 0 } ?? true, "a byte range starts at 0 or later")
+        return await submit(kind: .get, url: url, validators: validators, range: range, sink: sink)
     }
 
     /// Cancels everything in flight (outcomes `cancelled`), stops the engine thread and frees every curl
@@ -65,15 +70,16 @@ public final class FetchEngine: Sendable {
         }
     }
 
-    private func submit(kind: FetchKind, url: String, validators: Validators, sink: (any FetchSink)?) async
-        -> FetchOutcome
-    {
+    private func submit(
+        kind: FetchKind, url: String, validators: Validators, range: ClosedRange<Int>?, sink: (any FetchSink)?
+    ) async -> FetchOutcome {
         let id = nextID.add(1, ordering: .relaxed).newValue
         let loop = self.loop
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let submission = Submission(
-                    id: id, kind: kind, url: url, validators: validators, sink: sink, continuation: continuation)
+                    id: id, kind: kind, url: url, validators: validators, range: range, sink: sink,
+                    continuation: continuation)
                 if !loop.mailbox.submit(submission) {
                     continuation.resume(
                         returning: FetchOutcome(url: url, kind: kind, failure: .cancelled, errorText: "cancelled"))

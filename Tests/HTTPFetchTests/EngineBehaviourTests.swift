@@ -60,6 +60,30 @@ struct ProbeAndDownloadTests {
         #expect(chunked.bytes == 1_000_003)
     }
 
+    @Test("A byte range: 206 from a server that honours it, cut to size from one that ignores it")
+    func byteRange() async throws {
+        let harness = try Harness()
+        let file = Array(try Data(contentsOf: URL(fileURLWithPath: harness.site.root + "/img/hero.png")))
+        try Data(file[0..<100]).write(to: URL(fileURLWithPath: harness.site.root + "/head.bin"))
+        try Data(file[1000..<1100]).write(to: URL(fileURLWithPath: harness.site.root + "/middle.bin"))
+        let engine = try FetchEngine(options: harness.options())
+        let honoured = MemorySink()
+        let ranged = await engine.get(harness.url("/img/hero.png"), into: honoured, range: 1000...1099)
+        let ignored = MemorySink()
+        let cut = await engine.get(harness.url("/chunked/img/hero.png"), into: ignored, range: 0...99)
+        let beyond = await engine.get(harness.url("/img/hero.png"), range: 200_000...200_100)
+        let whole = await engine.get(harness.url("/img/hero.png"))
+        await engine.shutdown()
+        #expect(ranged.status == .ok && ranged.httpStatus == 206)
+        #expect(ranged.bytes == 100 && honoured.bytes == Array(file[1000..<1100]))
+        #expect(ranged.sha256 == (try harness.site.sha256(of: "middle.bin")))
+        #expect(cut.status == .ok && cut.httpStatus == 200)
+        #expect(cut.bytes == 100 && ignored.bytes == Array(file[0..<100]))
+        #expect(cut.sha256 == (try harness.site.sha256(of: "head.bin")))
+        #expect(beyond.failure == .httpStatus && beyond.httpStatus == 416)
+        #expect(whole.bytes == 150_000)
+    }
+
     @Test("An empty 200 body still finishes the sink, with the SHA-256 of nothing")
     func emptyBody() async throws {
         let harness = try Harness()

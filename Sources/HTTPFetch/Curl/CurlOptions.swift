@@ -42,7 +42,7 @@ enum CurlOffTOption: CaseIterable {
 
 /// Options set with `ia_easy_setopt_string` (`CURLOT_STRING`; curl copies the string).
 enum CurlStringOption: CaseIterable {
-    case url, userAgent, caFile, protocols, redirectProtocols
+    case url, userAgent, caFile, protocols, redirectProtocols, range
 
     var id: CURLoption {
         switch self {
@@ -51,6 +51,7 @@ enum CurlStringOption: CaseIterable {
         case .caFile: CURLOPT_CAINFO
         case .protocols: CURLOPT_PROTOCOLS_STR
         case .redirectProtocols: CURLOPT_REDIR_PROTOCOLS_STR
+        case .range: CURLOPT_RANGE
         }
     }
 }

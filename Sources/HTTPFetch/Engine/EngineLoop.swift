@@ -9,6 +9,7 @@ struct Submission: Sendable {
     let kind: FetchKind
     let url: String
     let validators: Validators
+    let range: ClosedRange<Int>?
     let sink: (any FetchSink)?
     let continuation: CheckedContinuation<FetchOutcome, Never>
 }
@@ -197,7 +198,8 @@ final class EngineLoop: @unchecked Sendable {
     private func submit(_ submission: Submission) {
         let validators = submission.validators
         let key =
-            "\(submission.kind.rawValue) \(validators.etag ?? "") \(validators.lastModified ?? "") \(submission.url)"
+            "\(submission.kind.rawValue) \(validators.etag ?? "") \(validators.lastModified ?? "") "
+            + "\(submission.range.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "") \(submission.url)"
         let waiter = Waiter(id: submission.id, continuation: submission.continuation, sink: submission.sink)
         if let flight = flights[key], flight.isJoinable {
             flight.waiters.append(waiter)
@@ -220,7 +222,8 @@ final class EngineLoop: @unchecked Sendable {
             return
         }
         let flight = Flight(
-            key: key, url: submission.url, kind: submission.kind, validators: validators, hostKey: parsed.hostKey,
+            key: key, url: submission.url, kind: submission.kind, validators: validators, range: submission.range,
+            hostKey: parsed.hostKey,
             options: options)
         flight.waiters.append(waiter)
         flights[key] = flight
@@ -351,6 +354,7 @@ final class EngineLoop: @unchecked Sendable {
         if let maxSize = options.maxSize { check(easy.set(.maxFileSize, Int64(maxSize)), "MAXFILESIZE_LARGE") }
         if let connectTo { check(easy.set(.connectTo, connectTo), "CONNECT_TO") }
         check(easy.set(.httpHeaders, flight?.headerList), "HTTPHEADER")
+        if let range = flight?.range { check(easy.set(.range, "\(range.lowerBound)-\(range.upperBound)"), "RANGE") }
         check(easy.setWriteFunction(flightWriteCallback), "WRITEFUNCTION")
         check(easy.setXferInfoFunction(flightXferInfoCallback), "XFERINFOFUNCTION")
         check(easy.setPrereqFunction(flightPrereqCallback), "PREREQFUNCTION")
@@ -388,7 +392,8 @@ final class EngineLoop: @unchecked Sendable {
     private func completed(_ flight: Flight, code: CURLcode) -> Bool {
         guard let easy = flight.easy else { return false }
         let status = easy.info(.responseCode) ?? 0
-        let responded = code == CURLE_OK || (code == CURLE_WRITE_ERROR && flight.flags.probeBodyCut)
+        let cutOnPurpose = flight.flags.probeBodyCut || flight.flags.rangeComplete
+        let responded = code == CURLE_OK || (code == CURLE_WRITE_ERROR && cutOnPurpose)
         var failure: FetchFailure?
         var text: String?
         if responded {

@@ -28,6 +28,8 @@ final class Flight {
     let url: String
     let kind: FetchKind
     let validators: Validators
+    /// For a ranged GET: the bytes asked for.
+    let range: ClosedRange<Int>?
     let hostKey: String
     let options: FetchOptions
     var waiters: [Waiter] = []
@@ -56,11 +58,15 @@ final class Flight {
     var bodyEverDelivered = false
     private(set) lazy var hasher = SHA256Hasher()
 
-    init(key: String, url: String, kind: FetchKind, validators: Validators, hostKey: String, options: FetchOptions) {
+    init(
+        key: String, url: String, kind: FetchKind, validators: Validators, range: ClosedRange<Int>? = nil,
+        hostKey: String, options: FetchOptions
+    ) {
         self.key = key
         self.url = url
         self.kind = kind
         self.validators = validators
+        self.range = range
         self.hostKey = hostKey
         self.options = options
         self.currentURL = url
@@ -96,6 +102,15 @@ final class Flight {
                 if flags.sinkFailed || flags.tooLarge { return ia_writefunc_error() }
             }
         }
+        var chunk = chunk
+        if deliveringBody, let range {
+            // A server may ignore Range and answer 200 with everything: keep only what was asked for.
+            let wanted = range.count - bytes
+            if chunk.count > wanted {
+                chunk = UnsafeRawBufferPointer(rebasing: chunk[..<max(0, wanted)])
+                flags.rangeComplete = true
+            }
+        }
         bytes += chunk.count
         if let maxSize = options.maxSize, bytes > maxSize {
             flags.tooLarge = true
@@ -117,7 +132,8 @@ final class Flight {
             flags.sinkFailed = true
             return ia_writefunc_error()
         }
-        return chunk.count
+        // Stopping with a write error once the range is complete: curl has no "done, close quietly" return.
+        return flags.rangeComplete ? ia_writefunc_error() : chunk.count
     }
 
     /// Tells every sink a body starts (also for an empty 2xx body, which never reaches the write callback).

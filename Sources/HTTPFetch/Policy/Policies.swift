@@ -90,6 +90,8 @@ struct TransferFlags {
     var sinkFailed = false
     /// A probe's GET fallback stops at the first body byte on purpose: not a failure.
     var probeBodyCut = false
+    /// A ranged GET stops once the range's bytes arrived (a server may ignore Range and send everything).
+    var rangeComplete = false
 }
 
 /// Parses and checks URLs with curl's own parser, so the engine and curl agree on what a URL means.
