@@ -197,9 +197,13 @@ final class EngineLoop: @unchecked Sendable {
 
     private func submit(_ submission: Submission) {
         let validators = submission.validators
-        let key =
-            "\(submission.kind.rawValue) \(validators.etag ?? "") \(validators.lastModified ?? "") "
-            + "\(submission.range.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "") \(submission.url)"
+        // The single-flight key: what makes two calls the same request. A control character separates the
+        // parts, as none can occur in a URL or a header value.
+        let range = submission.range.map { "\($0.lowerBound)-\($0.upperBound)" } ?? ""
+        let key = [
+            submission.kind.rawValue, validators.etag ?? "", validators.lastModified ?? "", range, submission.url,
+        ]
+        .joined(separator: "\u{1}")
         let waiter = Waiter(id: submission.id, continuation: submission.continuation, sink: submission.sink)
         if let flight = flights[key], flight.isJoinable {
             flight.waiters.append(waiter)
