@@ -348,3 +348,42 @@ struct LifecycleTests {
         }
     }
 }
+
+@Suite("Hostile clients")
+struct HostileClientTests {
+    @Test("Random bytes as requests: each gets 400 or a close, and the server keeps serving")
+    func garbage() throws {
+        let (_, server) = try start()
+        var generator = SeededGenerator(seed: 0x5eed)
+        for round in 0..<100 {
+            let client = try RawClient(port: server.httpPort)
+            let length = Int.random(in: 1...2000, using: &generator)
+            var bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            if round % 2 == 0 { bytes += Array("\r\n\r\n".utf8) }  // half of them end like a head
+            _ = bytes.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if round % 2 == 0, let response = try? client.response() { #expect(response.status == 400) }
+        }
+        #expect(try get(server, "/hello.txt").status == 200)
+    }
+
+    @Test("A client that connects and says nothing does not block others")
+    func silentClient() throws {
+        let (_, server) = try start()
+        let silent = try RawClient(port: server.httpPort)
+        #expect(try get(server, "/hello.txt").text == "hello\n")
+        withExtendedLifetime(silent) {}
+    }
+}
+
+/// A deterministic generator (SplitMix64), so a failure reproduces.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}

@@ -124,3 +124,24 @@ struct FailureClassTests {
         #expect(outcome.tlsVersion?.hasPrefix("TLSv1.") == true)
     }
 }
+
+@Suite("Bad URLs")
+struct BadURLTests {
+    @Test(
+        "Every malformed or unsupported URL fails with a clear class, at once",
+        arguments: [
+            ("", FetchFailure.invalidURL), ("   ", .invalidURL), ("http://", .invalidURL), ("http://[::1", .invalidURL),
+            ("https://:80/", .invalidURL), ("http://exa mple.com/", .invalidURL), ("//cdn.example/a.png", .invalidURL),
+            ("cdn.example/a.png", .invalidURL), ("data:image/png;base64,AAAA", .invalidURL),
+            ("ftp://example.com/a", .scheme),
+            ("gopher://example.com/", .scheme), ("javascript:alert(1)", .invalidURL), ("file:///etc/passwd", .scheme),
+            ("http://example.com/" + String(repeating: "a", count: 9_000_000), .invalidURL),
+        ])
+    func badURL(_ url: String, _ failure: FetchFailure) async throws {
+        let engine = try FetchEngine(options: FetchOptions(timeout: 2, retries: 0))
+        let outcome = await engine.probe(url)
+        await engine.shutdown()
+        #expect(outcome.failure == failure, "\(outcome.errorText ?? "")")
+        #expect(outcome.timings.elapsed == 0, "refused before any network activity")
+    }
+}
