@@ -387,3 +387,16 @@ struct SeededGenerator: RandomNumberGenerator {
         return value ^ (value >> 31)
     }
 }
+
+@Suite("Bodiless statuses")
+struct BodilessStatusTests {
+    @Test("/status/204 and /status/304 send no body, so the connection stays in sync", arguments: [204, 304])
+    func noBody(_ status: Int) throws {
+        let (_, server) = try start()
+        let client = try RawClient(port: server.httpPort)
+        client.request("GET", "/status/\(status)")
+        #expect(try client.response().status == status)
+        client.request("GET", "/hello.txt")
+        #expect(try client.response().text == "hello\n")
+    }
+}

@@ -419,6 +419,26 @@ struct LimitTests {
         #expect(harness.server.stats.responsesByStatus[304] == 1)
     }
 
+    @Test("A probe with validators revalidates too (HEAD + If-None-Match → 304)")
+    func probeRevalidation() async throws {
+        let harness = try Harness()
+        let engine = try FetchEngine(options: harness.options())
+        let first = await engine.probe(harness.url("/img/hero.png"))
+        let second = await engine.probe(harness.url("/img/hero.png"), validators: Validators(etag: first.etag))
+        await engine.shutdown()
+        #expect(second.status == .ok && second.notModified && second.httpStatus == 304)
+        #expect(harness.server.stats.requestsByMethod == ["HEAD": 2])
+    }
+
+    @Test("A 304 without validators sent is not a success")
+    func unsolicited304() async throws {
+        let harness = try Harness()
+        let engine = try FetchEngine(options: harness.options())
+        let outcome = await engine.get(harness.url("/status/304"))
+        await engine.shutdown()
+        #expect(outcome.failure == .httpStatus && outcome.httpStatus == 304)
+    }
+
     @Test("A stale validator gets the new body")
     func staleValidator() async throws {
         let harness = try Harness()

@@ -23,6 +23,10 @@ struct ResponseWriter {
 
     /// A complete small response with a text body.
     func simple(status: Int, body: String, headers: [(String, String)] = [], isHead: Bool = false) -> Bool {
+        // 1xx, 204 and 304 never carry a body (RFC 9110 §6.4.1): sending one would corrupt the next response.
+        if status == 204 || status == 304 || (100...199).contains(status) {
+            return head(status: status, headers: headers) && keepAlive
+        }
         let bytes = Array(body.utf8)
         let all = [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", "\(bytes.count)")] + headers
         return head(status: status, headers: all, body: isHead ? [] : bytes) && keepAlive

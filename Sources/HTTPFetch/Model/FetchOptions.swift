@@ -12,7 +12,9 @@ public struct FetchOptions: Sendable, Hashable {
     public var timeout: Double
     /// Extra attempts after a timeout, 408, 429, 5xx or reset (`--retries`); never for DNS, connect, TLS, 4xx.
     public var retries: Int
-    /// `HOST:PORT:HOST2:PORT2` mappings, as curl's `--connect-to` (`--connect-to`, repeatable).
+    /// `HOST:PORT:HOST2:PORT2` mappings, as curl's `--connect-to` (`--connect-to`, repeatable): requests for
+    /// HOST:PORT connect to HOST2:PORT2 instead. The URL, the Host header and TLS verification keep the
+    /// original host name, as with curl.
     public var connectTo: [String]
     /// A PEM bundle of CAs to trust instead of the system's (`--cacert`).
     public var caFile: String?
