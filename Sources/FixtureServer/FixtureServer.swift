@@ -107,7 +107,8 @@ public final class FixtureServer: Sendable {
 
     deinit { stop() }
 
-    /// `http://127.0.0.1:PORT` + `path`, or the HTTPS equivalent (`https://localhost:PORT`: the leaf is for both).
+    /// `http://127.0.0.1:PORT` + `path`, or `https://127.0.0.1:PORT` + `path` on the listener for `tls`
+    /// (the valid leaf names both 127.0.0.1 and localhost).
     /// - Parameters:
     ///   - path: a route starting with `/`.
     ///   - tls: which HTTPS listener to use; `nil` for plain HTTP.

@@ -130,9 +130,11 @@ public struct FetchOutcome: Sendable, Hashable {
     public var sha256: String?
     /// Body bytes received in the final attempt (GET only).
     public var bytes: Int?
-    /// The final response's `ETag`, `Last-Modified` and `Cache-Control`, for the store's revalidation.
+    /// The final response's `ETag`, for the store's revalidation (``Validators``).
     public var etag: String?
+    /// The final response's `Last-Modified`, for the store's revalidation (``Validators``).
     public var lastModified: String?
+    /// The final response's `Cache-Control`, for the store's freshness rules.
     public var cacheControl: String?
     /// Timings.
     public var timings = FetchTimings()
