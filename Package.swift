@@ -44,7 +44,7 @@ let package = Package(
         // MARK: Executables (thin)
         .executableTarget(
             name: "inbox-assets",
-            dependencies: ["ArgumentKit", "AssetStore", "Findings", "InboxCards", "Preflight", "StrictJSON"]),
+            dependencies: ["ArgumentKit", "AssetStore", "Findings", "InboxCards", "Preflight", "StrictJSON", "WalletPass"]),
         .executableTarget(name: "fixture-server", dependencies: ["FixtureServer"]),
 
         // MARK: Tests (one target per module; end-to-end CLI tests in CLITests)
@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "InboxCardsTests", dependencies: ["InboxCards", "StrictJSON"]),
         .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FixtureServer", "CCurl", "StrictJSON"]),
         .testTarget(name: "FixtureServerTests", dependencies: ["FixtureServer"]),
-        .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "COpenSSL", "CZip"]),
+        .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "Findings", "StrictJSON", "COpenSSL", "CZip"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "Findings", "StrictJSON"]),
         .testTarget(name: "AssetStoreTests", dependencies: ["AssetStore", "Findings", "StrictJSON"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight", "InboxCards", "Findings"]),

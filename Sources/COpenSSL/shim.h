@@ -54,5 +54,15 @@ static inline long ia_ssl_ctx_set_mode(SSL_CTX *context, long mode) { return SSL
 static inline EVP_PKEY *ia_fixture_ec_gen_p256(void) { return EVP_EC_gen("P-256"); }
 
 // MARK: WalletPass additions (keep below this line)
+/// sk_CMS_SignerInfo_num is a DEFINE_STACK_OF macro: counts the SignerInfos of a CMS SignedData (rule C6).
+static inline int ia_sk_cms_signerinfo_num(const STACK_OF(CMS_SignerInfo) *stack) {
+    return sk_CMS_SignerInfo_num(stack);
+}
+/// sk_CMS_SignerInfo_value is a macro: reads one SignerInfo (owned by the CMS structure).
+static inline CMS_SignerInfo *ia_sk_cms_signerinfo_value(const STACK_OF(CMS_SignerInfo) *stack, int index) {
+    return sk_CMS_SignerInfo_value(stack, index);
+}
+/// X509V3_set_ctx_nodb is a macro; the tests' PKI builder sets extensions without a config database.
+static inline void ia_x509v3_set_ctx_nodb(X509V3_CTX *context) { X509V3_set_ctx_nodb(context); }
 
 #endif

@@ -1,0 +1,93 @@
+import Findings
+import Foundation
+
+extension PassVerification {
+    /// The `--format text` rendering: a verdict line, the signer and pass lines, then one line per finding.
+    ///
+    /// ```
+    /// coffee_club.pkpass: valid (2 warnings)
+    ///   pass: storeCard "Coffee Club" by Kudit LLC, serial 669cdc8cd6c36
+    ///   signer: pass.com.kudit.temp4 team 3QPV894C33, WWDR G4, signed 2024-07-21T10:02:05Z, expires 2024-10-19T16:52:29Z
+    ///   warning pass.cert.wrongIntermediate [signature]: the signature embeds WWDR G1 but …
+    /// ```
+    public var text: String {
+        let errors = findings.count(.error)
+        let warnings = findings.count(.warning)
+        var counts: [String] = []
+        if errors > 0 { counts.append("\(errors) error\(errors == 1 ? "" : "s")") }
+        if warnings > 0 { counts.append("\(warnings) warning\(warnings == 1 ? "" : "s")") }
+        var lines = [
+            "\(source): \(valid ? "valid" : "INVALID")" + (counts.isEmpty ? "" : " (\(counts.joined(separator: ", ")))")
+        ]
+        if let summary {
+            var line = "  pass: \(summary.style ?? "unknown style")"
+            if let description = summary.description { line += " \(quoted(description))" }
+            if let organization = summary.organizationName { line += " by \(organization)" }
+            if let serial = summary.serialNumber { line += ", serial \(serial)" }
+            if let expiration = summary.expirationDate { line += ", expires \(expiration)" }
+            lines.append(line)
+        }
+        if let signer {
+            var line = "  signer: \(signer.passTypeIdentifier ?? "?") team \(signer.teamIdentifier ?? "?")"
+            if let generation = signer.issuingGeneration { line += ", WWDR \(generation)" }
+            if let time = signer.signingTime { line += ", signed \(formatDate(time))" }
+            if let notAfter = signer.notAfter { line += ", certificate expires \(formatDate(notAfter))" }
+            lines.append(line)
+        }
+        for finding in findings {
+            let place = finding.path.map { " [\(Redaction.redactText($0))]" } ?? ""
+            lines.append(
+                "  \(finding.severity.rawValue) \(finding.code)\(place): \(Redaction.redactText(finding.message))")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension PassVerifier {
+    /// The `.pkpass` files under `directory` (recursively), sorted, for `pass verify DIR`.
+    /// Hidden files and folders are skipped; a path that is not a directory yields `[]`.
+    public static func passFiles(under directory: String) -> [String] {
+        let root = URL(fileURLWithPath: directory)
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        else { return [] }
+        var paths: [String] = []
+        // Paths are reported as the user spelled the directory (`dir/sub/x.pkpass`), not made absolute.
+        let rootPath = root.standardizedFileURL.path
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        for case let url as URL in enumerator where url.pathExtension.lowercased() == "pkpass" {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            let path = url.standardizedFileURL.path
+            paths.append(
+                path.hasPrefix(rootPath + "/") ? prefix + String(path.dropFirst(rootPath.count + 1)) : url.path)
+        }
+        return paths.sorted()
+    }
+}
+
+extension PassInspection {
+    /// The `pass inspect --format text` rendering: the verification, then the archive's files and the
+    /// certificates embedded in the signature.
+    public var text: String {
+        var lines = [verification.text, "  files:"]
+        let width = files.map { String($0.size).count }.max() ?? 1
+        for file in files {
+            let size = String(file.size)
+            lines.append(
+                "    \(String(repeating: " ", count: width - size.count))\(size)  \(file.sha1)  "
+                    + Redaction.redactText(file.name))
+        }
+        lines.append("  certificates:")
+        for certificate in certificates {
+            var line = "    \(certificate.isSigner ? "signer" : "chain ") \(certificate.subject)"
+            if let generation = certificate.wwdrGeneration { line += " (WWDR \(generation))" }
+            lines.append(line)
+            let validity =
+                "\(certificate.notBefore.map(formatDate) ?? "?") … \(certificate.notAfter.map(formatDate) ?? "?")"
+            lines.append("           issuer \(certificate.issuer); serial \(certificate.serialNumber); \(validity)")
+        }
+        if certificates.isEmpty { lines.append("    (none)") }
+        return lines.joined(separator: "\n")
+    }
+}

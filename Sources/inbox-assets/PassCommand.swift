@@ -1,0 +1,98 @@
+import ArgumentKit
+import Foundation
+import StrictJSON
+import WalletPass
+
+/// `inbox-assets pass verify|inspect`: audit Apple Wallet passes.
+enum PassCommand {
+    static let trust = Option.value(
+        "trust", "file",
+        help:
+            "Extra trust anchors or intermediates (PEM or DER; repeatable). Apple Root CA and WWDR G1–G8 are built in.",
+        repeating: true)
+    static let at = Option.value(
+        "at", "date",
+        help: "Evaluate \"now\" (expiry warnings) at this ISO 8601 date, e.g. 2025-01-31 or 2025-01-31T12:00:00Z.")
+
+    static let command = Command(
+        "pass", abstract: "Verify and inspect Apple Wallet passes (.pkpass).",
+        subcommands: [
+            Command(
+                "verify",
+                abstract: "Verify passes: archive, manifest, CMS signature, certificate chain, pass.json, images.",
+                discussion: """
+                    The chain is evaluated at the signature's signingTime against pinned Apple anchors (never the
+                    system trust store, never the network). Directories are walked for *.pkpass files.
+                    Exit 1 when any pass is invalid, 2 when a path cannot be read.
+                    """,
+                arguments: [Positional("paths", help: "Pass files or directories.", repeating: true)],
+                options: [trust, at, CommandTable.formatTextJSON]),
+            Command(
+                "inspect", abstract: "Show a pass's files, certificates and verification.",
+                arguments: [Positional("path", help: "A pass file.")],
+                options: [trust, at, CommandTable.formatTextJSON]),
+        ])
+
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        var now: Date? = nil
+        if let text = invocation.value("at") {
+            guard let date = parseDate(text) else {
+                throw invocation.invalid(
+                    text, for: "at", hint: "Expected an ISO 8601 date such as 2025-01-31T12:00:00Z.")
+            }
+            now = date
+        }
+        let verifier: PassVerifier
+        do {
+            verifier = try PassVerifier(extraTrustFiles: invocation.values("trust"), now: now)
+        } catch {
+            throw CommandFailure(message: "\(error)", status: ExitCode.invalidInput)
+        }
+        let json = invocation.value("format") == "json"
+        if invocation.path.last == "inspect" {
+            let path = invocation.positional("path")[0]
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw CommandFailure.invalidInput("cannot read '\(path)'", source: path)
+            }
+            let inspection = verifier.inspect(fileAt: path)
+            Console.out(json ? inspection.json.serialized(pretty: true) + "\n" : inspection.text + "\n")
+            return inspection.verification.valid ? ExitCode.success : ExitCode.findings
+        }
+
+        var files: [String] = []
+        var unreadable: [String] = []
+        for operand in invocation.positional("paths") {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: operand, isDirectory: &isDirectory), isDirectory.boolValue {
+                files += PassVerifier.passFiles(under: operand)
+            } else if FileManager.default.isReadableFile(atPath: operand) {
+                files.append(operand)
+            } else {
+                unreadable.append(operand)
+            }
+        }
+        let results = files.map { verifier.verify(fileAt: $0) }
+        if json {
+            let document: JSONValue = ["schemaVersion": 1, "passes": .array(results.map(\.json))]
+            Console.out(document.serialized(pretty: true) + "\n")
+        } else {
+            for result in results { Console.out(result.text + "\n") }
+            let invalid = results.filter { !$0.valid }.count
+            Console.out(
+                "\(results.count) pass\(results.count == 1 ? "" : "es"): \(results.count - invalid) valid, \(invalid) invalid\n"
+            )
+        }
+        for path in unreadable { Console.err("Error: cannot read '\(path)': no such file\n") }
+        if !unreadable.isEmpty { return ExitCode.invalidInput }
+        return results.allSatisfy(\.valid) ? ExitCode.success : ExitCode.findings
+    }
+
+    /// `2025-01-31`, `2025-01-31T12:00:00Z` or with an offset.
+    static func parseDate(_ text: String) -> Date? {
+        let full = ISO8601DateFormatter()
+        if let date = full.date(from: text) { return date }
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        return day.date(from: text)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import StrictJSON
+import Testing
+
+/// `inbox-assets pass verify|inspect` on the committed corpus of real passes.
+struct PassCLITests {
+    static let corpus = "Fixtures/passes/corpus"
+
+    @Test func verifyADirectoryReportsEveryPassAndExits1() throws {
+        let result = try CLI.run(["pass", "verify", Self.corpus, "--format", "json"])
+        #expect(result.status == 1, "the corpus holds broken passes on purpose")
+        let report = try JSON.parse(result.stdout)
+        #expect(report["schemaVersion"] == 1)
+        let passes = try #require(report["passes"]?.arrayValue)
+        #expect(passes.count == 24)
+        let byPath = Dictionary(
+            uniqueKeysWithValues: passes.map { ($0["path"]?.stringValue ?? "", $0["valid"]?.boolValue ?? false) })
+        #expect(byPath["\(Self.corpus)/apple-sample__Coupon.pkpass"] == true)
+        #expect(byPath["\(Self.corpus)/passandroid__broken-fail.pkpass"] == false)
+        #expect(byPath["\(Self.corpus)/pkpassvalidator__bad.pkpass"] == false)
+        #expect(byPath.values.filter { $0 }.count == 16)
+    }
+
+    @Test func verifyOneValidPassExits0WithText() throws {
+        let result = try CLI.run(["pass", "verify", "\(Self.corpus)/ueman-passkit__cinema.pkpass"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("\(Self.corpus)/ueman-passkit__cinema.pkpass: valid"))
+        #expect(result.stdout.contains("WWDR G4"))
+        #expect(result.stdout.hasSuffix("1 pass: 1 valid, 0 invalid\n"))
+    }
+
+    @Test func inspectShowsFilesAndCertificates() throws {
+        let result = try CLI.run(["pass", "inspect", "\(Self.corpus)/edutap__basic_pass.pkpass", "--format", "json"])
+        #expect(result.status == 0)
+        let report = try JSON.parse(result.stdout)
+        #expect(
+            report["files"]?.arrayValue?.map { $0["name"]?.stringValue ?? "" } == [
+                "pass.json", "manifest.json", "signature", "icon.png",
+            ])
+        #expect(report["certificates"]?.arrayValue?.count == 2)
+        let text = try CLI.run(["pass", "inspect", "\(Self.corpus)/edutap__basic_pass.pkpass"]).stdout
+        #expect(text.contains("  files:\n") && text.contains("  certificates:\n    chain  CN=Apple Worldwide"))
+    }
+
+    @Test func missingPathIsExit2AndBadDateIsUsage() throws {
+        let missing = try CLI.run(["pass", "verify", "nope.pkpass", "\(Self.corpus)/apple-sample__Coupon.pkpass"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "Error: cannot read 'nope.pkpass': no such file\n")
+        #expect(missing.stdout.contains("apple-sample__Coupon.pkpass: valid"))
+        let badDate = try CLI.run(["pass", "verify", Self.corpus, "--at", "yesterday"])
+        #expect(badDate.status == 64)
+        #expect(badDate.stderr.hasPrefix("Error: The value 'yesterday' is invalid for '--at <date>'."))
+        let badTrust = try CLI.run(["pass", "verify", Self.corpus, "--trust", "nope.pem"])
+        #expect(badTrust.status == 2)
+    }
+
+    @Test func atMovesNowBeforeTheCertificateExpired() throws {
+        let path = "\(Self.corpus)/edutap__basic_pass.pkpass"
+        let later = try CLI.run(["pass", "verify", path, "--format", "json"]).stdout
+        let earlier = try CLI.run(["pass", "verify", path, "--at", "2025-06-01", "--format", "json"]).stdout
+        let codes = { (text: String) in
+            try JSON.parse(text)["passes"]?[0]?["findings"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
+        }
+        #expect(try codes(later).contains("pass.cert.expiredSince"))
+        #expect(try !codes(earlier).contains("pass.cert.expiredSince"))
+    }
+}
