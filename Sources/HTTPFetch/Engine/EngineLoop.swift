@@ -510,6 +510,8 @@ final class EngineLoop: @unchecked Sendable {
                 outcome.etag = easy.header("ETag")
                 outcome.lastModified = easy.header("Last-Modified")
                 outcome.cacheControl = easy.header("Cache-Control")
+                outcome.contentRange = easy.header("Content-Range")
+                outcome.acceptRanges = easy.header("Accept-Ranges")
             }
             switch easy.info(.httpVersion) ?? 0 {
             case Int(CURL_HTTP_VERSION_1_0): outcome.httpVersion = "1.0"

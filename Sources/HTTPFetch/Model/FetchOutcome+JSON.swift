@@ -23,6 +23,8 @@ extension FetchOutcome {
             ),
             "contentType": .optional(contentType),
             "contentLength": int(contentLength),
+            "contentRange": .optional(contentRange),
+            "acceptRanges": .optional(acceptRanges),
             "sha256": .optional(sha256),
             "bytes": int(bytes),
             "etag": .optional(etag),

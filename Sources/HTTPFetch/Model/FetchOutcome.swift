@@ -136,6 +136,10 @@ public struct FetchOutcome: Sendable, Hashable {
     public var lastModified: String?
     /// The final response's `Cache-Control`, for the store's freshness rules.
     public var cacheControl: String?
+    /// The final response's `Content-Range` (ranged GETs: `bytes 0-1/12345`), for video range probes.
+    public var contentRange: String?
+    /// The final response's `Accept-Ranges`, for video range probes.
+    public var acceptRanges: String?
     /// Timings.
     public var timings = FetchTimings()
     /// `1.1`, `2` or `3`.
