@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "Findings", dependencies: ["StrictJSON"]),
         .target(name: "StrictJSON"),
         .target(name: "InboxCards", dependencies: ["Findings", "StrictJSON"]),
-        .target(name: "HTTPFetch", dependencies: ["Findings", "CCurl", "COpenSSL"]),
+        .target(name: "HTTPFetch", dependencies: ["Findings", "CCurl", "COpenSSL", "StrictJSON"]),
         .target(
             name: "WalletPass", dependencies: ["Findings", "CZip", "COpenSSL", "StrictJSON"],
             resources: [.copy("Resources/certs")]),
@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "StrictJSON"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "InboxCardsTests", dependencies: ["InboxCards", "StrictJSON"]),
-        .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FixtureServer", "CCurl"]),
+        .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FixtureServer", "CCurl", "StrictJSON"]),
         .testTarget(name: "FixtureServerTests", dependencies: ["FixtureServer"]),
         .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "Findings", "StrictJSON", "COpenSSL", "CZip"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "Findings", "StrictJSON"]),

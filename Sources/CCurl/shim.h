@@ -47,6 +47,10 @@ static inline CURLcode ia_easy_setopt_prereq_callback(CURL *handle, CURLoption o
 static inline CURLcode ia_easy_setopt_debug_callback(CURL *handle, CURLoption option, curl_debug_callback value) {
     return curl_easy_setopt(handle, option, value);
 }
+static inline CURLcode ia_easy_setopt_opensocket_callback(CURL *handle, CURLoption option,
+                                                          curl_opensocket_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
 
 // MARK: curl_easy_getinfo, one wrapper per result type (CURLINFO_LONG, _OFF_T, _STRING, _DOUBLE, _SLIST)
 
@@ -82,5 +86,7 @@ static inline size_t ia_writefunc_error(void) { return (size_t)-1; }  // any val
 static inline size_t ia_writefunc_pause(void) { return CURL_WRITEFUNC_PAUSE; }
 static inline int ia_prereqfunc_ok(void) { return CURL_PREREQFUNC_OK; }
 static inline int ia_prereqfunc_abort(void) { return CURL_PREREQFUNC_ABORT; }
+// CURL_SOCKET_BAD: what an open-socket callback returns to refuse an address (deny-private, before connecting).
+static inline curl_socket_t ia_socket_bad(void) { return CURL_SOCKET_BAD; }
 
 #endif

@@ -50,6 +50,8 @@ static inline int ia_ssl_set_tlsext_host_name(SSL *ssl, const char *name) {
 static inline long ia_ssl_ctx_set_mode(SSL_CTX *context, long mode) { return SSL_CTX_set_mode(context, mode); }
 
 // MARK: FixtureServer additions (keep below this line)
+// EVP_EC_gen is a macro over the variadic EVP_PKEY_Q_keygen: the fixture server's test CA and leaf use P-256 keys.
+static inline EVP_PKEY *ia_fixture_ec_gen_p256(void) { return EVP_EC_gen("P-256"); }
 
 // MARK: WalletPass additions (keep below this line)
 /// sk_CMS_SignerInfo_num is a DEFINE_STACK_OF macro: counts the SignerInfos of a CMS SignedData (rule C6).

@@ -1,0 +1,670 @@
+internal import CCurl
+import Findings
+import Glibc
+import Synchronization
+
+/// A request handed from a caller's task to the engine thread.
+struct Submission: Sendable {
+    let id: UInt64
+    let kind: FetchKind
+    let url: String
+    let validators: Validators
+    let range: ClosedRange<Int>?
+    let sink: (any FetchSink)?
+    let continuation: CheckedContinuation<FetchOutcome, Never>
+}
+
+enum Command: Sendable {
+    case submit(Submission)
+    case cancel(UInt64)
+    case shutdown(CheckedContinuation<Void, Never>?)
+}
+
+/// The multi handle's address, for `curl_multi_wakeup` from other threads.
+///
+/// `@unchecked Sendable`: `curl_multi_wakeup` is documented as callable from any thread, and ``Mailbox``
+/// only calls it under its lock while not closed — the engine thread closes the mailbox (under the same lock)
+/// before it cleans the multi handle up, so the pointer is never used after free.
+struct MultiWakeup: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+}
+
+/// Commands from any thread to the engine thread.
+final class Mailbox: Sendable {
+    private struct State {
+        var commands: [Command] = []
+        var closed = false
+    }
+    private let state = Mutex(State())
+    private let wakeup: MultiWakeup
+
+    init(wakeup: MultiWakeup) { self.wakeup = wakeup }
+
+    /// Queues `command` and wakes the engine thread; `false` when the engine has stopped.
+    func post(_ command: Command) -> Bool {
+        state.withLock { state in
+            guard !state.closed else { return false }
+            state.commands.append(command)
+            curl_multi_wakeup(wakeup.pointer)
+            return true
+        }
+    }
+
+    /// Queues a submission unless the caller's task is already cancelled (checked under the lock, so a
+    /// cancellation is either seen here or posted after the submission — never lost between the two).
+    func submit(_ submission: Submission) -> Bool {
+        state.withLock { state in
+            guard !state.closed, !Task.isCancelled else { return false }
+            state.commands.append(.submit(submission))
+            curl_multi_wakeup(wakeup.pointer)
+            return true
+        }
+    }
+
+    func take() -> [Command] {
+        state.withLock { state in
+            defer { state.commands = [] }
+            return state.commands
+        }
+    }
+
+    /// Closes the mailbox and returns what was still queued.
+    func close() -> [Command] {
+        state.withLock { state in
+            state.closed = true
+            defer { state.commands = [] }
+            return state.commands
+        }
+    }
+}
+
+/// The engine thread: owns the multi handle, every easy handle and every flight.
+///
+/// `@unchecked Sendable`: after `init`, every stored property except ``mailbox`` (itself Sendable) is read
+/// and written only on the engine thread started by ``start()``; other threads talk to it through the mailbox.
+final class EngineLoop: @unchecked Sendable {
+    let mailbox: Mailbox
+    private let options: FetchOptions
+    private let multi: MultiHandle
+    private let connectTo: CurlStringList?
+
+    private var flights: [String: Flight] = [:]
+    private var waiterFlights: [UInt64: Flight] = [:]
+    private var activeByHandle: [UnsafeMutableRawPointer: Flight] = [:]
+    private var activeByHost: [String: Int] = [:]
+    private var activeCount = 0
+    private var queues: [String: FIFO<Flight>] = [:]
+    private var hostsWithQueue: [String] = []
+    private var retryReady: [Flight] = []
+    private var delayed: [(due: Double, flight: Flight)] = []
+    private var freeHandles: [EasyHandle] = []
+    private var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
+    private var stopping = false
+
+    init(options: FetchOptions) throws(FetchEngineError) {
+        EngineLoop.globalInit()
+        guard let multi = MultiHandle() else { throw FetchEngineError("curl_multi_init failed") }
+        self.multi = multi
+        self.options = options
+        if options.connectTo.isEmpty {
+            connectTo = nil
+        } else {
+            guard let list = CurlStringList(options.connectTo) else { throw FetchEngineError("out of memory") }
+            connectTo = list
+        }
+        mailbox = Mailbox(wakeup: MultiWakeup(pointer: multi.pointer))
+        // Connection limits inside curl too, so redirected hops to other hosts stay bounded.
+        multi.set(.maxTotalConnections, options.concurrency)
+        multi.set(.maxHostConnections, options.hostConcurrency)
+        multi.set(.maxConnects, max(options.concurrency * 2, 16))
+        // Check once that this libcurl accepts every option the engine sets (e.g. HTTP/2 needs nghttp2).
+        guard let probe = EasyHandle() else { throw FetchEngineError("curl_easy_init failed") }
+        if let problem = configure(probe, for: nil) { throw FetchEngineError("libcurl rejected an option: \(problem)") }
+        freeHandles.append(probe)
+    }
+
+    /// `curl_global_init` is not thread-safe and must run once before any other curl call.
+    private static let globalInitDone: Bool = {
+        curl_global_init(Int(CURL_GLOBAL_ALL))
+        return true
+    }()
+
+    private static func globalInit() { _ = globalInitDone }
+
+    func start() throws(FetchEngineError) {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        let argument = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(
+            &thread, &attributes,
+            { argument in
+                let loop = Unmanaged<EngineLoop>.fromOpaque(argument!).takeRetainedValue()
+                loop.run()
+                return nil
+            }, argument)
+        guard status == 0 else {
+            Unmanaged<EngineLoop>.fromOpaque(argument).release()
+            throw FetchEngineError("cannot start the engine thread: error \(status)")
+        }
+    }
+
+    // MARK: The loop
+
+    private func run() {
+        while true {
+            for command in mailbox.take() { handle(command) }
+            if stopping { break }
+            promoteDueRetries()
+            startQueued()
+            var running: Int32 = 0
+            curl_multi_perform(multi.pointer, &running)
+            let restarted = processCompletions()
+            let started = startQueued()
+            if restarted || started { continue }  // new handles: let curl start them before sleeping
+            var numfds: Int32 = 0
+            curl_multi_poll(multi.pointer, nil, 0, pollTimeout(), &numfds)
+        }
+        for command in mailbox.close() { handle(command) }
+        cancelEverything()
+        multi.cleanup()  // the mailbox is closed, so no thread can call curl_multi_wakeup on it any more
+        for waiter in shutdownWaiters { waiter.resume() }
+        shutdownWaiters = []
+    }
+
+    private func pollTimeout() -> Int32 {
+        guard let due = delayed.map(\.due).min() else { return 1000 }
+        return Int32(max(0, min(1000, (due - now()) * 1000 + 1)))
+    }
+
+    private func handle(_ command: Command) {
+        switch command {
+        case .submit(let submission):
+            if stopping {
+                submission.continuation.resume(returning: cancelledOutcome(submission.url, submission.kind))
+            } else {
+                submit(submission)
+            }
+        case .cancel(let id):
+            cancelWaiter(id)
+        case .shutdown(let continuation):
+            stopping = true
+            if let continuation { shutdownWaiters.append(continuation) }
+        }
+    }
+
+    private func submit(_ submission: Submission) {
+        let validators = submission.validators
+        // The single-flight key: what makes two calls the same request. A control character separates the
+        // parts, as none can occur in a URL or a header value.
+        let range = submission.range.map { "\($0.lowerBound)-\($0.upperBound)" } ?? ""
+        let key = [
+            submission.kind.rawValue, validators.etag ?? "", validators.lastModified ?? "", range, submission.url,
+        ]
+        .joined(separator: "\u{1}")
+        let waiter = Waiter(id: submission.id, continuation: submission.continuation, sink: submission.sink)
+        if let flight = flights[key], flight.isJoinable {
+            flight.waiters.append(waiter)
+            waiterFlights[submission.id] = flight
+            return
+        }
+        let parsed: URLCheck.Parsed
+        switch URLCheck.parse(submission.url) {
+        case .success(let value):
+            parsed = value
+        case .failure(.invalid(let reason)):
+            submission.continuation.resume(
+                returning: FetchOutcome(
+                    url: submission.url, kind: submission.kind, failure: .invalidURL, errorText: reason))
+            return
+        case .failure(.scheme(let reason)):
+            submission.continuation.resume(
+                returning: FetchOutcome(url: submission.url, kind: submission.kind, failure: .scheme, errorText: reason)
+            )
+            return
+        }
+        let flight = Flight(
+            key: key, url: submission.url, kind: submission.kind, validators: validators, range: submission.range,
+            hostKey: parsed.hostKey,
+            options: options)
+        flight.waiters.append(waiter)
+        flights[key] = flight
+        waiterFlights[submission.id] = flight
+        enqueue(flight)
+    }
+
+    private func enqueue(_ flight: Flight) {
+        flight.state = .queued
+        if queues[flight.hostKey] == nil {
+            queues[flight.hostKey] = FIFO()
+            hostsWithQueue.append(flight.hostKey)
+        }
+        queues[flight.hostKey]!.push(flight)
+    }
+
+    // MARK: Starting transfers within the limits
+
+    private func hasCapacity(_ host: String) -> Bool {
+        activeCount < options.concurrency && activeByHost[host, default: 0] < options.hostConcurrency
+    }
+
+    /// Starts queued flights while the global and per-host limits allow; retries waiting for a slot go first.
+    @discardableResult
+    private func startQueued() -> Bool {
+        var started = false
+        var index = 0
+        while index < retryReady.count, activeCount < options.concurrency {
+            let flight = retryReady[index]
+            if flight.state == .done {
+                retryReady.remove(at: index)
+            } else if hasCapacity(flight.hostKey) {
+                retryReady.remove(at: index)
+                start(flight)
+                started = true
+            } else {
+                index += 1
+            }
+        }
+        var hostIndex = 0
+        while hostIndex < hostsWithQueue.count, activeCount < options.concurrency {
+            let host = hostsWithQueue[hostIndex]
+            while hasCapacity(host), let flight = queues[host]?.pop() {
+                guard flight.state == .queued else { continue }  // cancelled while queued
+                start(flight)
+                started = true
+            }
+            if queues[host]?.isEmpty ?? true {
+                queues[host] = nil
+                hostsWithQueue.remove(at: hostIndex)
+            } else {
+                hostIndex += 1
+            }
+        }
+        return started
+    }
+
+    private func start(_ flight: Flight) {
+        if flight.easy == nil {
+            let easy = freeHandles.popLast() ?? EasyHandle()
+            guard let easy else {
+                finish(flight, failure: .connect, text: "curl_easy_init failed (out of memory)")
+                return
+            }
+            flight.easy = easy
+            if !flight.validators.isEmpty { flight.headerList = CurlStringList(flight.validators.headers) }
+            if let problem = configure(easy, for: flight) {
+                finish(flight, failure: .connect, text: "libcurl rejected an option: \(problem)")
+                return
+            }
+        }
+        flight.attempts += 1
+        if flight.firstStart == nil { flight.firstStart = now() }
+        activeCount += 1
+        activeByHost[flight.hostKey, default: 0] += 1
+        flight.state = .active
+        startHop(flight)
+    }
+
+    /// (Re)adds the flight's handle for its current URL and method, keeping its slot.
+    private func startHop(_ flight: Flight) {
+        guard let easy = flight.easy else { return }
+        flight.resetHop()
+        easy.set(.url, flight.currentURL)
+        if flight.usingGET {
+            easy.set(.noBody, 0)
+            easy.set(.httpGet, 1)
+        } else {
+            easy.set(.noBody, 1)
+        }
+        activeByHandle[easy.pointer] = flight
+        let status = curl_multi_add_handle(multi.pointer, easy.pointer)
+        if status != CURLM_OK {
+            activeByHandle[easy.pointer] = nil
+            releaseSlot(flight)
+            finish(flight, failure: .connect, text: String(cString: curl_multi_strerror(status)))
+        }
+    }
+
+    private func releaseSlot(_ flight: Flight) {
+        activeCount -= 1
+        activeByHost[flight.hostKey, default: 1] -= 1
+        if activeByHost[flight.hostKey] == 0 { activeByHost[flight.hostKey] = nil }
+    }
+
+    /// Sets every option of a transfer; `nil` when all were accepted, else the first rejected one.
+    private func configure(_ easy: EasyHandle, for flight: Flight?) -> String? {
+        easy.reset()
+        var problem: String?
+        func check(_ code: CURLcode, _ what: String) {
+            if code != CURLE_OK, problem == nil { problem = "\(what): \(CurlErrorClassifier.text(for: code))" }
+        }
+        check(easy.set(.noSignal, 1), "NOSIGNAL")
+        check(easy.set(.noProgress, 0), "NOPROGRESS")
+        check(easy.set(.followLocation, 0), "FOLLOWLOCATION")  // followed here, so every hop is recorded and checked
+        check(easy.set(.protocols, "http,https"), "PROTOCOLS_STR")
+        check(easy.set(.redirectProtocols, "http,https"), "REDIR_PROTOCOLS_STR")
+        check(easy.set(.httpVersion, Int(CURL_HTTP_VERSION_2TLS)), "HTTP_VERSION")
+        check(easy.set(.tcpKeepAlive, 1), "TCP_KEEPALIVE")
+        check(easy.set(.bufferSize, 64 * 1024), "BUFFERSIZE")
+        check(easy.set(.connectTimeoutMilliseconds, max(1, Int(options.timeout * 1000))), "CONNECTTIMEOUT_MS")
+        check(easy.set(.lowSpeedLimit, max(1, options.lowSpeedLimit)), "LOW_SPEED_LIMIT")
+        check(easy.set(.lowSpeedTime, max(1, Int(options.timeout.rounded(.up)))), "LOW_SPEED_TIME")
+        check(easy.set(.verifyPeer, 1), "SSL_VERIFYPEER")
+        check(easy.set(.verifyHost, 2), "SSL_VERIFYHOST")
+        check(easy.set(.userAgent, options.userAgent), "USERAGENT")
+        if let caFile = options.caFile { check(easy.set(.caFile, caFile), "CAINFO") }
+        if let maxSize = options.maxSize { check(easy.set(.maxFileSize, Int64(maxSize)), "MAXFILESIZE_LARGE") }
+        if let connectTo { check(easy.set(.connectTo, connectTo), "CONNECT_TO") }
+        check(easy.set(.httpHeaders, flight?.headerList), "HTTPHEADER")
+        if let range = flight?.range { check(easy.set(.range, "\(range.lowerBound)-\(range.upperBound)"), "RANGE") }
+        check(easy.setWriteFunction(flightWriteCallback), "WRITEFUNCTION")
+        check(easy.setXferInfoFunction(flightXferInfoCallback), "XFERINFOFUNCTION")
+        check(easy.setPrereqFunction(flightPrereqCallback), "PREREQFUNCTION")
+        let user = flight.map { Unmanaged.passUnretained($0).toOpaque() }
+        check(easy.set(.writeData, user), "WRITEDATA")
+        check(easy.set(.xferInfoData, user), "XFERINFODATA")
+        check(easy.set(.prereqData, user), "PREREQDATA")
+        if options.denyPrivate || flight == nil {
+            // Refuse a non-public address before connecting to it (an unroutable private address would
+            // otherwise end as a connect timeout); PREREQFUNCTION still checks every request, reused
+            // connections included.
+            check(easy.setOpenSocketFunction(flightOpenSocketCallback), "OPENSOCKETFUNCTION")
+            check(easy.set(.openSocketData, user), "OPENSOCKETDATA")
+        }
+        return problem
+    }
+
+    // MARK: Completions: redirects, HEAD fallback, retries, outcomes
+
+    /// - Returns: whether a handle was re-added (a redirect hop or a fallback) and needs a perform.
+    private func processCompletions() -> Bool {
+        var restarted = false
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi.pointer, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
+            let code = message.pointee.data.result
+            curl_multi_remove_handle(multi.pointer, handle)
+            guard let flight = activeByHandle.removeValue(forKey: handle) else { continue }
+            if completed(flight, code: code) { restarted = true }
+        }
+        return restarted
+    }
+
+    /// Decides what a finished hop means. - Returns: `true` when the flight continues on its slot.
+    private func completed(_ flight: Flight, code: CURLcode) -> Bool {
+        guard let easy = flight.easy else { return false }
+        let status = easy.info(.responseCode) ?? 0
+        let cutOnPurpose = flight.flags.probeBodyCut || flight.flags.rangeComplete
+        let responded = code == CURLE_OK || (code == CURLE_WRITE_ERROR && cutOnPurpose)
+        var failure: FetchFailure?
+        var text: String?
+        if responded {
+            if (300...399).contains(status), status != 304 {
+                guard let location = easy.info(.redirectURL) else {
+                    return fail(flight, .httpStatus, "HTTP \(status) without a usable Location")
+                }
+                flight.redirects.append(RedirectHop(url: flight.currentURL, status: status, location: location))
+                guard URLCheck.isFetchableScheme(location) else {
+                    return fail(flight, .scheme, "redirect to a non-http(s) URL \(location)")
+                }
+                guard flight.redirects.count <= options.maxRedirects else {
+                    return fail(flight, .tooManyRedirects, "more than \(options.maxRedirects) redirects")
+                }
+                flight.currentURL = location
+                startHop(flight)
+                return true
+            }
+            if flight.kind == .probe, !flight.usingGET, [403, 404, 405, 501].contains(status) {
+                return fallBackToGET(flight)
+            }
+            if status == 304, !flight.validators.isEmpty {
+                releaseSlot(flight)
+                finish(flight, failure: nil, text: nil, notModified: true)
+                return false
+            }
+            if (200...299).contains(status) {
+                releaseSlot(flight)
+                finish(flight, failure: nil, text: nil)
+                return false
+            }
+            failure = .httpStatus
+            text = "HTTP \(status)"
+        } else {
+            let classified = CurlErrorClassifier.failure(for: code, flags: flight.flags)
+            // A server that drops the connection on HEAD gets a GET — but a timeout does not (it would only
+            // double the wait).
+            if flight.kind == .probe, !flight.usingGET, classified == .reset, !flight.flags.cancelled {
+                return fallBackToGET(flight)
+            }
+            failure = classified
+            text = easy.errorText ?? CurlErrorClassifier.text(for: code)
+            if classified == .privateAddress {
+                text = "refused to talk to the non-public address \(flight.remoteAddress ?? "?") (deny-private)"
+            }
+        }
+        releaseSlot(flight)
+        if let failure, failure.isRetryable(httpStatus: status == 0 ? nil : status),
+            flight.attempts <= options.retries, !stopping
+        {
+            scheduleRetry(flight, retryAfter: easy.info(.retryAfter) ?? 0)
+            return false
+        }
+        finish(flight, failure: failure, text: text)
+        return false
+    }
+
+    private func fail(_ flight: Flight, _ failure: FetchFailure, _ text: String) -> Bool {
+        releaseSlot(flight)
+        finish(flight, failure: failure, text: text)
+        return false
+    }
+
+    private func fallBackToGET(_ flight: Flight) -> Bool {
+        flight.usingGET = true
+        flight.usedFallback = true
+        startHop(flight)
+        return true
+    }
+
+    private func scheduleRetry(_ flight: Flight, retryAfter: Int64) {
+        let backoff = options.retryBaseDelay * Double(1 << min(flight.attempts - 1, 20))
+        let wait = retryAfter > 0 ? Double(retryAfter) : backoff
+        flight.state = .waitingToRetry
+        delayed.append((now() + min(wait, options.maxRetryDelay), flight))
+    }
+
+    private func promoteDueRetries() {
+        guard !delayed.isEmpty else { return }
+        let time = now()
+        delayed.removeAll { entry in
+            guard entry.due <= time else { return false }
+            if entry.flight.state == .waitingToRetry {
+                entry.flight.state = .queued
+                retryReady.append(entry.flight)
+            }
+            return true
+        }
+    }
+
+    /// Builds the outcome, settles every waiter's sink and resumes every waiter.
+    private func finish(_ flight: Flight, failure: FetchFailure?, text: String?, notModified: Bool = false) {
+        guard flight.state != .done else { return }
+        flight.state = .done
+        if flights[flight.key] === flight { flights[flight.key] = nil }
+        var outcome = FetchOutcome(url: flight.url, kind: flight.kind, failure: failure, errorText: text)
+        outcome.notModified = notModified
+        outcome.redirects = flight.redirects
+        outcome.finalURL = Redaction.redactURL(flight.currentURL)
+        outcome.attempts = max(1, flight.attempts)
+        outcome.usedGETFallback = flight.usedFallback
+        outcome.tlsVersion = flight.tlsVersion
+        outcome.remoteAddress = flight.remoteAddress
+        if let easy = flight.easy {
+            let status = easy.info(.responseCode) ?? 0
+            outcome.httpStatus = status > 0 ? status : nil
+            outcome.contentType = easy.info(.contentType)
+            outcome.contentLength = easy.info(.contentLength).flatMap { $0 >= 0 ? Int($0) : nil }
+            if status > 0 {
+                outcome.etag = easy.header("ETag")
+                outcome.lastModified = easy.header("Last-Modified")
+                outcome.cacheControl = easy.header("Cache-Control")
+                outcome.contentRange = easy.header("Content-Range")
+                outcome.acceptRanges = easy.header("Accept-Ranges")
+            }
+            switch easy.info(.httpVersion) ?? 0 {
+            case Int(CURL_HTTP_VERSION_1_0): outcome.httpVersion = "1.0"
+            case Int(CURL_HTTP_VERSION_1_1): outcome.httpVersion = "1.1"
+            case Int(CURL_HTTP_VERSION_2_0): outcome.httpVersion = "2"
+            case Int(CURL_HTTP_VERSION_3): outcome.httpVersion = "3"
+            default: break
+            }
+            func seconds(_ info: CurlOffTInfo) -> Double { Double(easy.info(info) ?? 0) / 1_000_000 }
+            outcome.timings.dns = seconds(.nameLookupTime)
+            outcome.timings.connect = seconds(.connectTime)
+            outcome.timings.tls = seconds(.tlsTime)
+            outcome.timings.firstByte = seconds(.firstByteTime)
+            outcome.timings.total = seconds(.totalTime)
+        }
+        if let firstStart = flight.firstStart { outcome.timings.elapsed = now() - firstStart }
+        var sha: String?
+        if flight.kind == .get, failure == nil, !notModified {
+            if !flight.deliveringBody { flight.startBody() }  // an empty 2xx body never reached the write callback
+            sha = flight.hasher.finalize()
+            outcome.sha256 = sha
+            outcome.bytes = flight.bytes
+        } else if flight.kind == .get, failure == nil {
+            outcome.bytes = 0
+        }
+        for waiter in flight.waiters {
+            waiterFlights[waiter.id] = nil
+            var result = outcome
+            if let (sinkFailure, sinkText) = waiter.sinkFailure {
+                result.markFailed(sinkFailure, sinkText)
+            } else if let sink = waiter.sink, waiter.begun {
+                if failure == nil, let sha {
+                    do {
+                        try sink.finish(sha256: sha, bytes: flight.bytes)
+                    } catch {
+                        sink.abort()
+                        result.markFailed(.sink, "the sink could not finish: \(error)")
+                    }
+                } else {
+                    sink.abort()
+                }
+            }
+            waiter.continuation.resume(returning: result)
+        }
+        flight.waiters = []
+        recycle(flight)
+    }
+
+    private func recycle(_ flight: Flight) {
+        guard let easy = flight.easy else { return }
+        flight.easy = nil
+        flight.headerList = nil
+        if freeHandles.count < options.concurrency {
+            // Detach the flight pointer now: a reset handle must not point at a finished flight.
+            easy.reset()
+            freeHandles.append(easy)
+        }
+    }
+
+    // MARK: Cancellation and shutdown
+
+    private func cancelWaiter(_ id: UInt64) {
+        guard let flight = waiterFlights.removeValue(forKey: id),
+            let index = flight.waiters.firstIndex(where: { $0.id == id })
+        else { return }  // already finished (or never submitted): nothing to do
+        let waiter = flight.waiters.remove(at: index)
+        if waiter.begun { waiter.sink?.abort() }
+        waiter.continuation.resume(returning: cancelledOutcome(flight.url, flight.kind))
+        if flight.waiters.isEmpty { cancelFlight(flight) }
+    }
+
+    private func cancelFlight(_ flight: Flight) {
+        flight.flags.cancelled = true
+        switch flight.state {
+        case .active:
+            // The xferinfo callback would abort it on curl's next progress call; removing it now frees the
+            // slot at once and needs no further curl activity (an idle stalled transfer may have none).
+            if let easy = flight.easy {
+                curl_multi_remove_handle(multi.pointer, easy.pointer)
+                activeByHandle[easy.pointer] = nil
+            }
+            releaseSlot(flight)
+        case .queued, .waitingToRetry:
+            break  // skipped when dequeued or promoted
+        case .done:
+            return
+        }
+        finish(flight, failure: .cancelled, text: "cancelled")
+    }
+
+    private func cancelEverything() {
+        var all: [Flight] = Array(activeByHandle.values)
+        for queue in queues.values { all.append(contentsOf: queue.remaining) }
+        all.append(contentsOf: retryReady)
+        all.append(contentsOf: delayed.map(\.flight))
+        for flight in all where flight.state != .done {
+            flight.flags.cancelled = true
+            if flight.state == .active, let easy = flight.easy {
+                curl_multi_remove_handle(multi.pointer, easy.pointer)
+                releaseSlot(flight)
+            }
+            finish(flight, failure: .cancelled, text: "the engine shut down")
+        }
+        activeByHandle = [:]
+        queues = [:]
+        retryReady = []
+        delayed = []
+        flights = [:]
+        freeHandles = []
+    }
+
+    private func cancelledOutcome(_ url: String, _ kind: FetchKind) -> FetchOutcome {
+        FetchOutcome(url: url, kind: kind, failure: .cancelled, errorText: "cancelled")
+    }
+
+    /// Asks the loop to stop without waiting (from `FetchEngine.deinit`).
+    func requestShutdown() { _ = mailbox.post(.shutdown(nil)) }
+}
+
+extension FetchOutcome {
+    mutating func markFailed(_ failure: FetchFailure, _ text: String) {
+        self.status = .failed
+        self.failure = failure
+        self.errorText = Redaction.redactText(text)
+        self.sha256 = nil
+    }
+}
+
+/// Monotonic seconds.
+func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// A first-in first-out queue with O(1) amortised push and pop.
+struct FIFO<Element> {
+    private var items: [Element] = []
+    private var head = 0
+
+    var isEmpty: Bool { head >= items.count }
+    var remaining: ArraySlice<Element> { items[head...] }
+
+    mutating func push(_ element: Element) { items.append(element) }
+
+    mutating func pop() -> Element? {
+        guard head < items.count else { return nil }
+        let element = items[head]
+        head += 1
+        if head > 1024, head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        return element
+    }
+}
