@@ -38,13 +38,7 @@ enum StoreCommand {
         } catch {
             throw CommandFailure(message: "cannot open the store: \(error)", status: ExitCode.invalidInput)
         }
-        var budget: Int? = nil
-        if let text = invocation.value("max-size") {
-            guard let bytes = AssetStore.parseByteCount(text) else {
-                throw invocation.invalid(text, for: "max-size", hint: "Expected a size such as 500M or 2G.")
-            }
-            budget = bytes
-        }
+        let budget = try invocation.byteSize("max-size")
         let json = invocation.value("format") == "json"
         let style = TextStyle(color: Console.stdoutWantsColor)
         do {

@@ -222,19 +222,6 @@ struct GCTests {
         #expect(gc.json["evicted"] == .array(["https://user:REDACTED@cdn.test/b.png"]))
     }
 
-    @Test(arguments: [
-        ("0", 0), ("1234", 1_234), ("1234B", 1_234), ("64k", 65_536), ("64KB", 65_536), ("64KiB", 65_536),
-        ("500M", 524_288_000), ("2g", 2_147_483_648), ("1T", 1_099_511_627_776),
-    ])
-    func parsesSizeBudgets(text: String, bytes: Int) {
-        #expect(AssetStore.parseByteCount(text) == bytes)
-    }
-
-    @Test(arguments: ["", "M", "-1", "1.5G", "12 M", "ten", "9999999999999999999", "9999999999T", "1X", "1MM", "0x10"])
-    func rejectsMalformedSizeBudgets(text: String) {
-        #expect(AssetStore.parseByteCount(text) == nil)
-    }
-
     @Test func statsCountEverything() throws {
         let directory = TemporaryDirectory()
         let store = try AssetStore(directory: directory.path)

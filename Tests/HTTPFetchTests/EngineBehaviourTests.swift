@@ -553,21 +553,6 @@ struct OptionTests {
     func invalidOptions(_ options: FetchOptions) {
         #expect(throws: FetchEngineError.self) { _ = try FetchEngine(options: options) }
     }
-
-    @Test(
-        "Sizes parse as the CLI writes them",
-        arguments: [
-            ("10MB", 10_000_000), ("512KB", 512_000), ("1GiB", 1_073_741_824), ("1000", 1000), ("2.5M", 2_500_000),
-            ("7 kib", 7168), ("0", 0),
-        ])
-    func sizes(_ text: String, _ bytes: Int) {
-        #expect(FetchOptions.parseSize(text) == bytes)
-    }
-
-    @Test("Non-sizes do not parse", arguments: ["", "MB", "-1MB", "10XB", "ten", "1e400"])
-    func badSizes(_ text: String) {
-        #expect(FetchOptions.parseSize(text) == nil)
-    }
 }
 
 @Suite("JSON")

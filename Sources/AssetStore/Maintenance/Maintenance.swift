@@ -304,30 +304,6 @@ extension AssetStore {
         return report
     }
 
-    /// Parses a size budget such as `500M` for `store gc --max-size`: a whole number of bytes, optionally
-    /// followed by `K`, `M`, `G` or `T` (powers of 1024; `KB`/`KiB` and lowercase spellings accepted).
-    /// - Returns: The number of bytes, or `nil` for anything else (negative, fractional, overflowing).
-    public static func parseByteCount(_ text: String) -> Int? {
-        var digits = Substring(text)
-        var unit = 1
-        let suffixes: [(String, Int)] = [("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30), ("t", 1 << 40)]
-        let lowered = text.lowercased()
-        for (letter, scale) in suffixes {
-            for spelling in [letter + "ib", letter + "b", letter] where lowered.hasSuffix(spelling) {
-                digits = digits.dropLast(spelling.count)
-                unit = scale
-                break
-            }
-            if unit != 1 { break }
-        }
-        if unit == 1, lowered.hasSuffix("b") { digits = digits.dropLast() }
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int(digits) else {
-            return nil
-        }
-        let (result, overflow) = value.multipliedReportingOverflow(by: unit)
-        return overflow ? nil : result
-    }
-
     /// Counts entries, blobs, bytes and debris without hashing anything.
     public func stats() throws(StoreError) -> StoreStats {
         let state = try loadIndex()

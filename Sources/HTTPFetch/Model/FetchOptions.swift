@@ -56,32 +56,6 @@ public struct FetchOptions: Sendable, Hashable {
         self.retryBaseDelay = retryBaseDelay
         self.maxRetryDelay = maxRetryDelay
     }
-
-    /// Parses a size such as `10MB`, `512KB`, `1GiB` or `1000` (bytes); `nil` when it is not one.
-    /// KB/MB/GB are powers of 1000, KiB/MiB/GiB powers of 1024, as `ls` and `du --si` users expect.
-    public static func parseSize(_ text: String) -> Int? {
-        let trimmed = text.trimmingCharacters(in: " ")
-        let digits = trimmed.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
-        guard !digits.isEmpty, let number = Double(digits), number >= 0 else { return nil }
-        let multipliers: [String: Double] = [
-            "": 1, "B": 1, "K": 1e3, "KB": 1e3, "M": 1e6, "MB": 1e6, "G": 1e9, "GB": 1e9, "KIB": 1024,
-            "MIB": 1_048_576, "GIB": 1_073_741_824,
-        ]
-        let unit = trimmed.dropFirst(digits.count).trimmingCharacters(in: " ").uppercased()
-        guard let multiplier = multipliers[unit] else { return nil }
-        let bytes = number * multiplier
-        guard bytes < Double(Int.max) else { return nil }
-        return Int(bytes)
-    }
-}
-
-extension StringProtocol {
-    fileprivate func trimmingCharacters(in character: Character) -> String {
-        var slice = self[...]
-        while slice.first == character { slice.removeFirst() }
-        while slice.last == character { slice.removeLast() }
-        return String(slice)
-    }
 }
 
 /// The validators of a stored copy, sent as `If-None-Match` / `If-Modified-Since` so an unchanged asset
