@@ -44,7 +44,9 @@ let package = Package(
         // MARK: Executables (thin)
         .executableTarget(
             name: "inbox-assets",
-            dependencies: ["ArgumentKit", "AssetStore", "Findings", "InboxCards", "Preflight", "StrictJSON", "WalletPass"]),
+            dependencies: [
+                "ArgumentKit", "AssetStore", "Findings", "HTTPFetch", "InboxCards", "Preflight", "StrictJSON", "WalletPass",
+            ]),
         .executableTarget(name: "fixture-server", dependencies: ["FixtureServer"]),
 
         // MARK: Tests (one target per module; end-to-end CLI tests in CLITests)

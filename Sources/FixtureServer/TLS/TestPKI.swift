@@ -79,7 +79,9 @@ struct TestPKI {
                 (NID_authority_key_identifier, "keyid:always"),
             ]
         }
-        let loopbackNames = "IP:127.0.0.1,DNS:localhost"
+        // example.com names too, so real-looking campaign URLs (https://cdn.example.com/…) can be mapped onto
+        // the loopback server with --connect-to and still pass TLS verification (make demo, CLI tests).
+        let loopbackNames = "IP:127.0.0.1,DNS:localhost,DNS:example.com,DNS:*.example.com"
         var contexts: [FixtureCertificate: ServerTLSContext] = [:]
         for kind in FixtureCertificate.allCases {
             let leaf: OwnedCertificate
