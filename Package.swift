@@ -38,7 +38,9 @@ let package = Package(
         .target(name: "MediaProbe", dependencies: ["Findings", "StrictJSON"]),
         .target(name: "AssetStore", dependencies: ["Findings", "COpenSSL", "StrictJSON"]),
         .target(name: "FixtureServer", dependencies: ["COpenSSL"]),
-        .target(name: "Preflight", dependencies: ["Findings", "InboxCards", "AssetStore", "StrictJSON"]),
+        .target(
+            name: "Preflight",
+            dependencies: ["Findings", "InboxCards", "AssetStore", "StrictJSON", "HTTPFetch", "MediaProbe"]),
         .target(name: "ArgumentKit"),
 
         // MARK: Executables (thin)
@@ -58,7 +60,11 @@ let package = Package(
         .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "Findings", "StrictJSON", "COpenSSL", "CZip"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "Findings", "StrictJSON"]),
         .testTarget(name: "AssetStoreTests", dependencies: ["AssetStore", "Findings", "StrictJSON"]),
-        .testTarget(name: "PreflightTests", dependencies: ["Preflight", "InboxCards", "Findings"]),
+        .testTarget(
+            name: "PreflightTests",
+            dependencies: [
+                "Preflight", "InboxCards", "Findings", "AssetStore", "HTTPFetch", "MediaProbe", "FixtureServer", "StrictJSON",
+            ]),
         .testTarget(name: "ArgumentKitTests", dependencies: ["ArgumentKit"]),
         .testTarget(name: "CLITests", dependencies: ["FixtureServer", "AssetStore", "StrictJSON"]),
     ]
