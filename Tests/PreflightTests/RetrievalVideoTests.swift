@@ -1,0 +1,145 @@
+import AssetStore
+import Findings
+import Foundation
+import HTTPFetch
+import Preflight
+import Testing
+
+/// Video probes (check) and video downloads (prefetch --video) against the fixture server.
+@Suite(.serialized) struct RetrievalVideoTests {
+    @Test func aServerAnsweringRangesIsPlayableProgressively() async throws {
+        let harness = try RetrievalHarness()
+        let probe = try await harness.counting { try await harness.retriever().probeVideo(harness.url("/video/clip.mp4")) }
+        #expect(probe.requests == 1)
+        let result = probe.result
+        #expect(!result.isHLS)
+        #expect(result.outcome?.httpStatus == 206)
+        #expect(result.range?.supportsByteRanges == true)
+        #expect(result.totalBytes == (try harness.fileBytes("video/clip.mp4").count))
+        #expect(result.format == "mp4")
+        #expect(result.width == 64)
+        #expect(result.height == 48)
+        #expect(result.video?.moovBeforeMdat == true)
+        // The loopback server speaks plain http://, which App Transport Security would block: the only warning.
+        #expect(result.findings.filter { $0.severity >= .warning }.map(\.code) == ["video.ats"], "\(result.findings)")
+        #expect(result.json["range"]?["byteRanges"] == true)
+        #expect(try harness.store().list().isEmpty, "a probe stores nothing")
+    }
+
+    @Test(arguments: [
+        ("/chunked/video/clip.mp4", ["video.noRangeSupport"]),
+        ("/video/slow-start.mp4", ["video.moovAfterMdat"]),
+        ("/type/text/html/video/clip.mp4", ["video.contentType"]),
+        ("/status/404", ["video.httpStatus"]),
+    ])
+    func badServersAndFilesGetVideoFindings(path: String, codes: [String]) async throws {
+        let harness = try RetrievalHarness()
+        let result = try await harness.retriever().probeVideo(harness.url(path))
+        let serious = result.findings.filter { $0.severity >= .warning }.map(\.code)
+        for code in codes { #expect(serious.contains(code), "\(result.findings)") }
+    }
+
+    @Test func anUnreachableVideoIsAnAssetFailure() async throws {
+        let harness = try RetrievalHarness()
+        let result = try await harness.retriever().probeVideo("http://127.0.0.1:1/v.mp4")
+        #expect(result.findings.map(\.code).contains("asset.connect"))
+        #expect(result.findings.map(\.code).contains("video.ats"))
+    }
+
+    @Test func anHLSStreamIsCrawledPlaylistsAndFirstSegments() async throws {
+        let harness = try RetrievalHarness()
+        let run = try await harness.counting {
+            try await harness.retriever().probeVideo(harness.url("/video/hls/master.m3u8"))
+        }
+        let result = run.result
+        #expect(result.isHLS)
+        #expect(result.variantCount == 2)
+        #expect(result.width == 640)
+        #expect(result.playlists.map(\.purpose) == [.rootPlaylist, .variantPlaylist, .variantPlaylist])
+        #expect(harness.server.requests(for: "/video/hls/seg0.ts") == 1)
+        #expect(harness.server.requests(for: "/video/hls/seg1.ts") == 1)
+        #expect(harness.server.requests(for: "/video/hls/seg2.ts") == 0, "only each variant's first segment")
+        #expect(run.requests == 5)
+        #expect(!result.findings.contains { $0.severity == .error }, "\(result.findings)")
+    }
+
+    @Test func aPlaylistLoopIsReportedNotFollowed() async throws {
+        let harness = try RetrievalHarness()
+        let result = try await harness.retriever().probeVideo(harness.url("/video/hls/loop.m3u8"))
+        #expect(result.findings.map(\.code).contains("video.hls.loop"))
+        #expect(harness.server.requests(for: "/video/hls/loop.m3u8") == 1)
+    }
+
+    @Test func aPlaylistWithoutM3U8InItsPathIsRecognisedByItsBytes() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ia-hls-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let media = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nseg.ts\n#EXT-X-ENDLIST\n"
+        try Data(media.utf8).write(to: URL(fileURLWithPath: root + "/stream"))
+        try Data(try RetrievalHarness().fileBytes("video/hls/seg0.ts")).write(to: URL(fileURLWithPath: root + "/seg.ts"))
+        let harness = try RetrievalHarness(root: root)
+        let probe = try await harness.retriever().probeVideo(harness.url("/stream"))
+        #expect(probe.isHLS)
+        #expect(probe.playlists.count == 1)
+        #expect(harness.server.requests(for: "/seg.ts") == 1)
+        let download = try await harness.retriever().downloadVideo(harness.url("/stream"))
+        #expect(download.map(\.url) == [harness.url("/stream"), harness.url("/seg.ts")])
+    }
+
+    @Test func downloadingAnHLSStreamStoresEveryPlaylistAndSegmentOnce() async throws {
+        let harness = try RetrievalHarness()
+        let run = try await harness.counting {
+            try await harness.retriever().downloadVideo(harness.url("/video/hls/master.m3u8"))
+        }
+        let urls = run.result.map(\.url)
+        #expect(
+            urls
+                == [
+                    "/video/hls/master.m3u8", "/video/hls/low/index.m3u8", "/video/hls/high/index.m3u8",
+                    "/video/hls/seg0.ts", "/video/hls/seg1.ts", "/video/hls/seg2.ts",
+                ].map(harness.url))
+        #expect(run.result.allSatisfy { $0.isOK })
+        #expect(run.requests == 6)
+        #expect(Set(try harness.store().list().map(\.url)) == Set(urls))
+        // A second download of the unchanged stream revalidates everything: no body bytes.
+        let again = try await harness.counting {
+            try await harness.retriever().downloadVideo(harness.url("/video/hls/master.m3u8"))
+        }
+        #expect(again.bodyBytes == 0)
+        #expect(again.result.map(\.source) == Array(repeating: .revalidated, count: 6))
+        // And offline it comes from the store alone.
+        let offline = try await harness.counting {
+            try await harness.retriever(offline: true).downloadVideo(harness.url("/video/hls/master.m3u8"))
+        }
+        #expect(offline.requests == 0)
+        #expect(offline.result.count == 6)
+        #expect(offline.result.allSatisfy { $0.source == .store })
+    }
+
+    @Test func downloadingAFileStreamsItIntoTheStore() async throws {
+        let harness = try RetrievalHarness()
+        let result = try await harness.retriever().downloadVideo(harness.url("/bytes/3000000"))
+        #expect(result.count == 1)
+        #expect(result[0].source == .network)
+        #expect(result[0].size == 3_000_000)
+        let file = try #require(result[0].file())
+        let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int
+        #expect(size == 3_000_000)
+    }
+
+    @Test func aBrokenVariantFailsOnlyThatPlaylist() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ia-hls-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nmissing.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2\nnot-a-playlist.m3u8\n"
+        try Data(master.utf8).write(to: URL(fileURLWithPath: root + "/m.m3u8"))
+        try Data("<html>oops</html>".utf8).write(to: URL(fileURLWithPath: root + "/not-a-playlist.m3u8"))
+        let harness = try RetrievalHarness(root: root)
+        let result = try await harness.retriever().downloadVideo(harness.url("/m.m3u8"))
+        #expect(result.count == 3)
+        #expect(result[0].isOK)
+        #expect(result[1].findings.map(\.code) == ["asset.httpStatus"])
+        #expect(result[2].findings.map(\.code).contains("video.hls.notPlaylist"))
+        #expect(!result[2].isOK)
+    }
+}
