@@ -1,0 +1,147 @@
+import ArgumentKit
+import AssetStore
+import HTTPFetch
+import InboxCards
+import Preflight
+
+/// `inbox-assets prefetch INPUT...`: resolve the campaign, then fill the store with every asset its cards use.
+enum PrefetchCommand {
+    static let sdk = Option.value(
+        "sdk", help: "InboxKit SDK profile to model; all = one card per profile.", default: "7.2",
+        choices: ["7.0", "7.1", "7.2", "all"])
+    static let platform = Option.value(
+        "platform", help: "Platform(s) to resolve for.", default: "ios", choices: ["ios", "android", "all"])
+    static let video = Option.flag(
+        "video", help: "Also download videos: the file, or the HLS playlists and all their segments.")
+
+    static let command = Command(
+        "prefetch", abstract: "Download every asset the campaign's cards use into the content-addressed store.",
+        discussion: """
+            Hero, avatar and icon images, carousel slides, posters and passes; videos only with --video.
+            Fresh stored copies (Cache-Control max-age) are not requested, stale ones are revalidated
+            (If-None-Match / If-Modified-Since), damaged ones are fetched again. Exit 1 when any asset
+            failed, 2 when an input or the store is unusable.
+            """,
+        arguments: [
+            Positional(
+                "inputs", help: "Campaign files (createMessage, feed dump, push payloads); - reads standard input.",
+                repeating: true)
+        ],
+        options: [StoreCommand.storeOption, video, sdk, platform, CommandTable.formatTextJSON, NetworkOptions.quiet]
+            + NetworkOptions.options)
+
+    static func run(_ invocation: Invocation) async throws -> Int32 {
+        let run = try await Prefetch.run(invocation, offline: false, label: "prefetch")
+        let style = TextStyle(color: Console.stdoutWantsColor)
+        if invocation.value("format") == "json" {
+            let report = RetrievalReport.json(
+                run.assets, summary: run.summary, store: run.store.directory, roles: run.plan.roles)
+            Console.out(report.serialized(pretty: true) + "\n")
+        } else {
+            Console.out(RetrievalReport.text(run.assets, summary: run.summary, store: run.store.directory, style: style))
+        }
+        return try run.finish()
+    }
+}
+
+/// The part `prefetch` and `export` share: read and resolve the inputs, plan, retrieve.
+struct Prefetch {
+    var plan: AssetPlan
+    var store: AssetStore
+    var assets: [RetrievedAsset]
+    var summary: RetrievalSummary
+    /// Messages about inputs that could not be read or used (exit 2).
+    var inputErrors: [String]
+
+    /// Runs the retrieval. Offline, only the store is read and nothing is requested.
+    /// - Throws: ``CommandFailure`` (exit 2) when the store cannot be opened or written, ``UsageError`` for a bad
+    ///   command line.
+    static func run(_ invocation: Invocation, offline: Bool, label: String) async throws -> Prefetch {
+        let operands = invocation.positional("inputs")
+        if operands.filter({ $0 == "-" }).count > 1 {
+            throw invocation.usageError("Standard input ('-') can be given only once")
+        }
+        let options = ResolveOptions(
+            profiles: invocation.value("sdk") == "all"
+                ? SDKProfile.allCases : [SDKProfile(rawValue: invocation.value("sdk")!)!],
+            platforms: invocation.value("platform") == "all"
+                ? Platform.allCases : [Platform(rawValue: invocation.value("platform")!)!])
+        var inputs: [(name: String, bytes: [UInt8])] = []
+        var inputErrors: [String] = []
+        for operand in operands {
+            do {
+                inputs.append((operand, try InputFiles.read(operand)))
+            } catch {
+                inputErrors.append(error.message)
+            }
+        }
+        let outcome = ResolveJob(options: options).run(inputs)
+        inputErrors += outcome.unusableInputs.map(\.description)
+        let plan = AssetPlan.make(outcome.run.cards)
+
+        let store: AssetStore
+        do {
+            store = try AssetStore(directory: invocation.value("store"))
+        } catch {
+            throw CommandFailure(message: "cannot open the store: \(error.message)", status: ExitCode.invalidInput)
+        }
+        let engine = try NetworkOptions.engine(invocation)
+        let retriever = AssetRetriever(fetcher: engine, store: store, offline: offline)
+        do {
+            try retriever.checkStoreWritable()
+        } catch {
+            await engine.shutdown()
+            throw CommandFailure(
+                message: "cannot write to the store \(store.directory): \(error.message)", status: ExitCode.invalidInput)
+        }
+        let progress = ProgressLine(label: label, quiet: invocation.flag("quiet"))
+        let downloads = plan.urls(.download)
+        var assets = await retriever.retrieveAll(downloads) { snapshot in
+            progress.update(done: snapshot.done, total: snapshot.total, bytes: snapshot.bytes, failed: snapshot.failed)
+        }
+        let videos = plan.urls(.video)
+        if invocation.flag("video") {
+            for url in videos {
+                let base = assets.count
+                let bytesSoFar = assets.reduce(0) { $0 + $1.bytesFetched }
+                let failedSoFar = assets.filter { !$0.isOK }.count
+                assets += await retriever.downloadVideo(url) { snapshot in
+                    progress.update(
+                        done: base + snapshot.done, total: base + snapshot.total, bytes: bytesSoFar + snapshot.bytes,
+                        failed: failedSoFar + snapshot.failed)
+                }
+            }
+        }
+        await engine.shutdown()
+        progress.finish()
+        assets = Self.unique(assets)
+        let summary = RetrievalSummary(assets, skippedVideos: invocation.flag("video") ? 0 : videos.count)
+        return Prefetch(plan: plan, store: store, assets: assets, summary: summary, inputErrors: inputErrors)
+    }
+
+    /// Prints the input and store errors and maps the run to its exit code: 2 for an unusable input or a store
+    /// that failed mid-run, 1 when any asset failed, else 0.
+    func finish() throws -> Int32 {
+        for message in inputErrors { Console.err("Error: \(message)\n") }
+        if let failure = assets.lazy.compactMap(\.storeError).first {
+            throw CommandFailure(
+                message: "the store \(store.directory) failed: \(failure.message); nothing half-written was kept",
+                status: ExitCode.invalidInput)
+        }
+        if !inputErrors.isEmpty { return ExitCode.invalidInput }
+        return summary.failed > 0 ? ExitCode.findings : ExitCode.success
+    }
+
+    /// Two videos sharing segments list them twice; keep the first.
+    private static func unique(_ assets: [RetrievedAsset]) -> [RetrievedAsset] {
+        var seen: Set<String> = []
+        return assets.filter { seen.insert($0.url).inserted }
+    }
+}
+
+extension AssetPlan {
+    /// Roles by URL, for the JSON report.
+    var roles: [String: Set<AssetReference.Role>] {
+        Dictionary(items.map { ($0.url, $0.roles) }, uniquingKeysWith: { $0.union($1) })
+    }
+}
