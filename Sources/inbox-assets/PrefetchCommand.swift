@@ -38,7 +38,8 @@ enum PrefetchCommand {
                 run.assets, summary: run.summary, store: run.store.directory, roles: run.plan.roles)
             Console.out(report.serialized(pretty: true) + "\n")
         } else {
-            Console.out(RetrievalReport.text(run.assets, summary: run.summary, store: run.store.directory, style: style))
+            Console.out(
+                RetrievalReport.text(run.assets, summary: run.summary, store: run.store.directory, style: style))
         }
         return try run.finish()
     }
@@ -92,7 +93,8 @@ struct Prefetch {
         } catch {
             await engine.shutdown()
             throw CommandFailure(
-                message: "cannot write to the store \(store.directory): \(error.message)", status: ExitCode.invalidInput)
+                message: "cannot write to the store \(store.directory): \(error.message)", status: ExitCode.invalidInput
+            )
         }
         let progress = ProgressLine(label: label, quiet: invocation.flag("quiet"))
         let downloads = plan.urls(.download)

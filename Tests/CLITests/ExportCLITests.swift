@@ -114,7 +114,10 @@ import Testing
 
     @Test(arguments: [
         (["export", "Fixtures/www/campaign.json"], 64, "Error: Missing expected option '--out <dir>'"),
-        (["export", "Fixtures/www/campaign.json", "--out", "Fixtures", "--offline"], 2, "Error: cannot export to Fixtures: "),
+        (
+            ["export", "Fixtures/www/campaign.json", "--out", "Fixtures", "--offline"], 2,
+            "Error: cannot export to Fixtures: "
+        ),
     ])
     func badCommandLines(arguments: [String], status: Int32, message: String) throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("ia-export-\(UUID())").path

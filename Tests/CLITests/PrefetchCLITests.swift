@@ -8,7 +8,9 @@ import Testing
 @Suite(.serialized) struct PrefetchCLITests {
     @Test func theCampaignIsStoredAndASecondRunTransfersNoBodyBytes() throws {
         let fixture = try PrefetchFixture()
-        let first = try fixture.run(["prefetch", fixture.campaign, "--store", fixture.store, "--video", "--format", "json"])
+        let first = try fixture.run([
+            "prefetch", fixture.campaign, "--store", fixture.store, "--video", "--format", "json",
+        ])
         #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
         let report = try JSON.parse(first.stdout)
         #expect(report["summary"]?["assets"] == 13)
@@ -22,7 +24,9 @@ import Testing
         #expect(stored.contains { $0.url == "https://cdn.example.com/passes/loyalty.pkpass?token=PASSSECRET" })
 
         fixture.server.resetCounters()
-        let second = try fixture.run(["prefetch", fixture.campaign, "--store", fixture.store, "--video", "--format", "json"])
+        let second = try fixture.run([
+            "prefetch", fixture.campaign, "--store", fixture.store, "--video", "--format", "json",
+        ])
         #expect(second.status == 0)
         #expect(fixture.server.stats.bodyBytesSent == 0, "every asset fresh or answered 304")
         #expect(fixture.server.stats.responsesByStatus[200] == nil)
@@ -60,7 +64,8 @@ import Testing
             result.stdout.contains(
                 "  FAILED  https://cdn.example.com/status/404?token=REDACTED  asset.httpStatus: download of "
                     + "https://cdn.example.com/status/404?token=REDACTED failed: http-status 404"))
-        #expect(result.stdout.hasSuffix("Summary: 2 assets: 1 fetched (384 B), 0 revalidated, 0 from store, 1 failed\n"))
+        #expect(
+            result.stdout.hasSuffix("Summary: 2 assets: 1 fetched (384 B), 0 revalidated, 0 from store, 1 failed\n"))
         #expect(!result.stdout.contains("SECRET"))
     }
 
@@ -68,7 +73,10 @@ import Testing
         (["prefetch"], 64, "Error: Missing expected argument '<inputs> ...'"),
         (["prefetch", "x.json", "--sdk", "9"], 64, "Error: The value '9' is invalid for '--sdk <sdk>'"),
         (["prefetch", "-", "-"], 64, "Error: Standard input ('-') can be given only once"),
-        (["prefetch", "/nonexistent/c.json", "--store", "/tmp/ia-unused-store"], 2, "Error: cannot read '/nonexistent/c.json'"),
+        (
+            ["prefetch", "/nonexistent/c.json", "--store", "/tmp/ia-unused-store"], 2,
+            "Error: cannot read '/nonexistent/c.json'"
+        ),
         (["prefetch", "Fixtures/www/campaign.json", "--store", "/dev/null/store"], 2, "Error: cannot open the store"),
         (["prefetch", "Fixtures/www/campaign.json", "--cacert", "/nonexistent.pem"], 2, "Error: CA file"),
     ])

@@ -23,7 +23,10 @@ final class PrefetchFixture {
 
     /// `--connect-to cdn.example.com:443:127.0.0.1:PORT --cacert CA --retries 0`.
     var network: [String] {
-        ["--connect-to", "cdn.example.com:443:127.0.0.1:\(server.httpsPort!)", "--cacert", server.caFilePath!, "--retries", "0"]
+        [
+            "--connect-to", "cdn.example.com:443:127.0.0.1:\(server.httpsPort!)", "--cacert", server.caFilePath!,
+            "--retries", "0",
+        ]
     }
 
     func run(_ arguments: [String]) throws -> CLIResult {

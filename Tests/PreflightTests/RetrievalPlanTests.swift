@@ -15,7 +15,8 @@ struct RetrievalPlanTests {
 
     @Test func thousandMessagesSharingOneURLAreOneItem() {
         let plan = AssetPlan.make(Self.cards(Array(repeating: Self.banner, count: 1_000)))
-        #expect(plan.items == [AssetPlan.Item(url: "https://cdn.example.com/a.png", roles: [.heroImage], mode: .download)])
+        #expect(
+            plan.items == [AssetPlan.Item(url: "https://cdn.example.com/a.png", roles: [.heroImage], mode: .download)])
     }
 
     @Test func rolesAreMergedLinksSkippedAndFirstSeenOrderKept() {
@@ -29,13 +30,16 @@ struct RetrievalPlanTests {
              "video": {"url": "https://cdn.example.com/v.m3u8", "poster": "https://cdn.example.com/a.png"}}}
             """
         let plan = AssetPlan.make(Self.cards([Self.banner, carousel, video, carousel]))
-        #expect(plan.items.map(\.url) == [
-            "https://cdn.example.com/a.png", "https://cdn.example.com/s1.jpg?token=SECRET", "https://shop.example.com/1",
-            "https://cdn.example.com/v.m3u8",
-        ])
+        #expect(
+            plan.items.map(\.url) == [
+                "https://cdn.example.com/a.png", "https://cdn.example.com/s1.jpg?token=SECRET",
+                "https://shop.example.com/1",
+                "https://cdn.example.com/v.m3u8",
+            ])
         #expect(plan.items[0].roles == [.heroImage, .carouselSlide, .videoPoster])
         #expect(plan.items.map(\.mode) == [.download, .download, .skip, .video])
-        #expect(plan.urls(.download) == ["https://cdn.example.com/a.png", "https://cdn.example.com/s1.jpg?token=SECRET"])
+        #expect(
+            plan.urls(.download) == ["https://cdn.example.com/a.png", "https://cdn.example.com/s1.jpg?token=SECRET"])
         #expect(plan.urls(.video) == ["https://cdn.example.com/v.m3u8"])
     }
 

@@ -81,7 +81,8 @@ import Testing
 
     @Test func aNoStoreBodyOverTheMemoryLimitIsAnError() async throws {
         let harness = try RetrievalHarness()
-        let asset = try await harness.retriever(memoryLimit: 100).retrieve(harness.url("/cache/no-store/inbox/hero.png"))
+        let asset = try await harness.retriever(memoryLimit: 100).retrieve(
+            harness.url("/cache/no-store/inbox/hero.png"))
         #expect(asset.source == .missing)
         #expect(!asset.isOK)
         #expect(asset.findings.map(\.code) == ["asset.noStore"])
@@ -179,7 +180,9 @@ import Testing
         #expect(last.done == 4)
         #expect(last.total == 4)
         #expect(last.failed == 1)
-        #expect(last.bytes == 300_000 + (try harness.fileBytes("inbox/hero.png").count) + (try harness.fileBytes("inbox/banner.jpg").count))
+        #expect(
+            last.bytes == 300_000 + (try harness.fileBytes("inbox/hero.png").count)
+                + (try harness.fileBytes("inbox/banner.jpg").count))
         #expect(snapshots.withLock { $0.map(\.done) } == [1, 2, 3, 4])
     }
 
@@ -193,7 +196,8 @@ import Testing
         let large = await retriever.retrieve(harness.url("/bytes/5000"))
         #expect(large.findings.map(\.code) == ["asset.tooLarge"])
         #expect(!FileManager.default.fileExists(atPath: harness.storeDirectory))
-        let offline = await (try harness.retriever(offline: true, memoryOnly: true)).retrieve(harness.url("/inbox/hero.png"))
+        let offline = await (try harness.retriever(offline: true, memoryOnly: true)).retrieve(
+            harness.url("/inbox/hero.png"))
         #expect(offline.findings.map(\.code) == ["asset.notInStore"])
     }
 

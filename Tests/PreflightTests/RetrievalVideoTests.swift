@@ -9,7 +9,9 @@ import Testing
 @Suite(.serialized) struct RetrievalVideoTests {
     @Test func aServerAnsweringRangesIsPlayableProgressively() async throws {
         let harness = try RetrievalHarness()
-        let probe = try await harness.counting { try await harness.retriever().probeVideo(harness.url("/video/clip.mp4")) }
+        let probe = try await harness.counting {
+            try await harness.retriever().probeVideo(harness.url("/video/clip.mp4"))
+        }
         #expect(probe.requests == 1)
         let result = probe.result
         #expect(!result.isHLS)
@@ -76,7 +78,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let media = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nseg.ts\n#EXT-X-ENDLIST\n"
         try Data(media.utf8).write(to: URL(fileURLWithPath: root + "/stream"))
-        try Data(try RetrievalHarness().fileBytes("video/hls/seg0.ts")).write(to: URL(fileURLWithPath: root + "/seg.ts"))
+        try Data(try RetrievalHarness().fileBytes("video/hls/seg0.ts")).write(
+            to: URL(fileURLWithPath: root + "/seg.ts"))
         let harness = try RetrievalHarness(root: root)
         let probe = try await harness.retriever().probeVideo(harness.url("/stream"))
         #expect(probe.isHLS)
@@ -131,7 +134,8 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("ia-hls-\(UUID())").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nmissing.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2\nnot-a-playlist.m3u8\n"
+        let master =
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nmissing.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2\nnot-a-playlist.m3u8\n"
         try Data(master.utf8).write(to: URL(fileURLWithPath: root + "/m.m3u8"))
         try Data("<html>oops</html>".utf8).write(to: URL(fileURLWithPath: root + "/not-a-playlist.m3u8"))
         let harness = try RetrievalHarness(root: root)

@@ -138,7 +138,9 @@ extension AssetRetriever {
         guard root.isOK else { return [root] }
         let isPlaylistType = root.contentType.flatMap(MediaContentType.essence).map(MediaContentType.hlsTypes.contains)
         let limit = HLSLimits().maxBytes
-        let body = (Self.looksLikeHLS(url) || isPlaylistType == true || (root.size ?? 0) <= limit) ? root.body(limit: limit) : nil
+        let body =
+            (Self.looksLikeHLS(url) || isPlaylistType == true || (root.size ?? 0) <= limit)
+            ? root.body(limit: limit) : nil
         guard let body, Self.looksLikeHLS(url) || isPlaylistType == true || MediaSniffer.sniff(body) == .hls else {
             return [root]
         }
@@ -169,7 +171,8 @@ extension AssetRetriever {
             }
         }
         let playlistURLs = Set(playlists.map { Self.withoutFragment($0.url) })
-        return playlists + (await retrieveAll(Self.unique(segments).filter { !playlistURLs.contains($0) }, progress: progress))
+        return playlists
+            + (await retrieveAll(Self.unique(segments).filter { !playlistURLs.contains($0) }, progress: progress))
     }
 
     // MARK: HLS helpers
