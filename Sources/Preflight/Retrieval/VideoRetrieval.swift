@@ -136,14 +136,8 @@ extension AssetRetriever {
     {
         var root = await retrieve(url)
         guard root.isOK else { return [root] }
-        let isPlaylistType = root.contentType.flatMap(MediaContentType.essence).map(MediaContentType.hlsTypes.contains)
         let limit = HLSLimits().maxBytes
-        let body =
-            (Self.looksLikeHLS(url) || isPlaylistType == true || (root.size ?? 0) <= limit)
-            ? root.body(limit: limit) : nil
-        guard let body, Self.looksLikeHLS(url) || isPlaylistType == true || MediaSniffer.sniff(body) == .hls else {
-            return [root]
-        }
+        guard let body = Self.playlistBody(of: root, limit: limit) else { return [root] }
         let rootPlaylist = Self.parse(&root, body: body)
         var playlists = [root]
         var mediaPlaylists: [HLSPlaylist] = []
@@ -176,6 +170,18 @@ extension AssetRetriever {
     }
 
     // MARK: HLS helpers
+
+    /// The body of `asset` when it is an HLS playlist: by its URL or content type, or — served as something
+    /// generic — by its bytes. A video file is never read into memory to find out.
+    private static func playlistBody(of asset: RetrievedAsset, limit: Int) -> [UInt8]? {
+        let type = MediaContentType.essence(asset.contentType)
+        if looksLikeHLS(asset.url) || type.map(MediaContentType.hlsTypes.contains) == true {
+            return asset.body(limit: limit)
+        }
+        if let type, !MediaContentType.genericTypes.contains(type), !type.hasPrefix("text/") { return nil }
+        guard let size = asset.size, size <= limit, let body = asset.body(limit: limit) else { return nil }
+        return MediaSniffer.sniff(body) == .hls ? body : nil
+    }
 
     /// A crawl of the playlist at `url` (for ``probeVideo(_:)``): all playlists and each variant's first segment,
     /// fetched into memory, in rounds of parallel requests.
