@@ -136,6 +136,41 @@ import Testing
         #expect(fixture.tempFiles().isEmpty)
     }
 
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "needs GNU time for max RSS"))
+    func aLargeVideoStreamsIntoTheStoreInBoundedMemory() throws {
+        let fixture = try PrefetchFixture()
+        let size = 256 << 20
+        let path = fixture.directory + "/video.json"
+        let campaign = """
+            {"request": {"notifications": [{"ios_title": "t", "content": "b", "inbox_days": 1, "data": {
+              "displayType": "video", "video": {"url": "https://cdn.example.com/bytes/\(size)"}}}]}}
+            """
+        try Data(campaign.utf8).write(to: URL(fileURLWithPath: path))
+        /// The child's own peak resident set in KiB, as GNU time reports it on the last line of stderr.
+        func maxRSS(_ arguments: [String]) throws -> (status: Int32, kib: Int) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+            process.arguments =
+                ["-f", "maxrss=%M", CLI.productsDirectory.appendingPathComponent("inbox-assets").path] + arguments
+                + fixture.network
+            let err = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = err
+            try process.run()
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let line = text.split(separator: "\n").last { $0.hasPrefix("maxrss=") } ?? ""
+            return (process.terminationStatus, Int(line.dropFirst("maxrss=".count)) ?? Int.max)
+        }
+        let baseline = try maxRSS(["prefetch", path, "--store", fixture.store])
+        let download = try maxRSS(["prefetch", path, "--store", fixture.store, "--video"])
+        #expect(baseline.status == 0)
+        #expect(download.status == 0)
+        #expect(try AssetStore(directory: fixture.store).list().first?.entry.blob.size == size)
+        // 256 MiB went through; the process grew by its buffers, not by the body.
+        #expect(download.kib < baseline.kib + 32 * 1024, "baseline \(baseline.kib) KiB, download \(download.kib) KiB")
+    }
+
     @Test(.enabled(if: TmpfsMount.isAvailable, "needs root and a permitted mount -t tmpfs"))
     func aReadOnlyStoreIsAClearErrorBeforeAnyDownload() throws {
         let fixture = try PrefetchFixture()
