@@ -137,6 +137,32 @@ import Testing
         #expect(asset.findings.map(\.code) == ["asset.storeMissing"])
     }
 
+    @Test func offlineADamagedBlobIsAnErrorAndNoRequestIsMade() async throws {
+        let harness = try RetrievalHarness()
+        let url = harness.url("/inbox/hero.png")
+        let first = try await harness.retriever().retrieve(url)
+        let path = try harness.store().blobPath(try #require(first.entry).blob.sha256)
+        try FileManager.default.removeItem(atPath: path)
+        try Data("not the picture".utf8).write(to: URL(fileURLWithPath: path))
+        let offline = try await harness.counting { try await harness.retriever(offline: true).retrieve(url) }
+        #expect(offline.requests == 0)
+        #expect(offline.result.source == .missing)
+        #expect(offline.result.findings.map(\.code) == ["asset.storeDamaged"])
+        #expect(offline.result.findings.first?.severity == .error)
+        #expect(!FileManager.default.fileExists(atPath: path), "the damaged copy is removed")
+    }
+
+    @Test func theJSONViewRedactsSecrets() async throws {
+        let harness = try RetrievalHarness()
+        let asset = try await harness.retriever().retrieve(harness.url("/inbox/hero.png?token=SECRET"))
+        let json = asset.json.serialized()
+        #expect(!json.contains("SECRET"))
+        #expect(asset.json["url"] == .string(harness.url("/inbox/hero.png?token=REDACTED")))
+        #expect(asset.json["source"] == "network")
+        #expect(asset.json["bytes"] == .int(try harness.fileBytes("inbox/hero.png").count))
+        #expect(asset.json["contentType"] == "image/png")
+    }
+
     @Test(arguments: [
         ("/status/404", "asset.httpStatus"),
         ("/status/500", "asset.httpStatus"),

@@ -112,11 +112,13 @@ public final class AssetRetriever: Sendable {
                         ])
                 }
             case .damaged(let damage):
-                var finding = damage.finding
-                if offline { return RetrievedAsset(url: url, source: .missing, findings: [finding]) }
-                finding.severity = .warning
-                finding.message += " (fetched again)"
-                findings.append(finding)
+                if offline { return RetrievedAsset(url: url, source: .missing, findings: [damage.finding]) }
+                // Repaired by the fetch below: worth knowing (a failing disk?), not a failure of the asset.
+                findings.append(
+                    .warning(
+                        RetrievalCode.storeDamaged,
+                        "the stored copy of \(Redaction.redactURL(url)) was damaged (removed; fetched again)",
+                        path: damage.path))
             }
         } else if offline {
             return RetrievedAsset(
