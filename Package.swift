@@ -38,7 +38,11 @@ let package = Package(
         .target(name: "MediaProbe", dependencies: ["Findings", "StrictJSON"]),
         .target(name: "AssetStore", dependencies: ["Findings", "COpenSSL", "StrictJSON"]),
         .target(name: "FixtureServer", dependencies: ["COpenSSL"]),
-        .target(name: "Preflight", dependencies: ["Findings", "InboxCards", "AssetStore", "StrictJSON"]),
+        .target(
+            name: "Preflight",
+            dependencies: [
+                "Findings", "InboxCards", "AssetStore", "HTTPFetch", "MediaProbe", "StrictJSON", "WalletPass",
+            ]),
         .target(name: "ArgumentKit"),
 
         // MARK: Executables (thin)
