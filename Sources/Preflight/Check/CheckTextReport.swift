@@ -10,7 +10,8 @@ public enum CheckTextReport {
         let profiles = report.options.profiles.map(\.rawValue).joined(separator: ", ")
         let platforms = report.options.platforms.map(\.rawValue).joined(separator: ", ")
         var text = style.bold("inbox-assets check") + " — \(plural(summary.messages, "message")), "
-        text += "\(plural(summary.cards, "card")), \(plural(summary.assets, "asset")) (SDK \(profiles); \(platforms))\n\n"
+        text +=
+            "\(plural(summary.cards, "card")), \(plural(summary.assets, "asset")) (SDK \(profiles); \(platforms))\n\n"
 
         if !report.cards.isEmpty {
             var table = TextTable(header: ["CARD", "SDK", "PLATFORM", "LANG", "KIND", "STATUS", "REASON"])
@@ -23,12 +24,17 @@ public enum CheckTextReport {
                 } else if check.broken {
                     let failing = check.assets.filter { $0.needed && $0.status == .failed }
                     let first = failing.first.map { AssetRoles.describe($0.role, index: $0.index) + ": " + why($0) }
-                    (status, tone, reason) = ("BROKEN", .red, (first ?? "") + (failing.count > 1 ? " (+\(failing.count - 1))" : ""))
+                    (status, tone, reason) = (
+                        "BROKEN", .red, (first ?? "") + (failing.count > 1 ? " (+\(failing.count - 1))" : "")
+                    )
                 } else {
                     (status, tone, reason) = ("ok", .green, card.forced ? "forced" : "")
                 }
                 table.append(
-                    [card.id, card.sdk?.rawValue ?? "-", card.platform.rawValue, card.language ?? "-", kind, status, reason],
+                    [
+                        card.id, card.sdk?.rawValue ?? "-", card.platform.rawValue, card.language ?? "-", kind, status,
+                        reason,
+                    ],
                     tones: [.plain, .plain, .plain, .plain, .plain, tone, tone])
             }
             text += table.render(style) + "\n"
@@ -45,7 +51,8 @@ public enum CheckTextReport {
                 for finding in check.findings { text += "    " + ResolveTextReport.line(finding, style: style) + "\n" }
                 if let log = card.sdkLog { text += "    " + style.dim("SDK log: \(log)") + "\n" }
                 for asset in check.assets where asset.status == .failed || !asset.findings.isEmpty {
-                    text += "    \(AssetRoles.describe(asset.role, index: asset.index)) \(Redaction.redactURL(asset.url))"
+                    text +=
+                        "    \(AssetRoles.describe(asset.role, index: asset.index)) \(Redaction.redactURL(asset.url))"
                     text += " — " + assetFacts(asset) + "\n"
                     for finding in asset.findings {
                         text += "      " + ResolveTextReport.line(finding, style: style) + "\n"
@@ -74,7 +81,8 @@ public enum CheckTextReport {
         }
         var table = TextTable(header: ["SUMMARY", ""])
         table.append(["cards", "\(summary.cards)"])
-        table.append(["degraded to classic", "\(summary.degraded)"], tones: [.plain, summary.degraded > 0 ? .yellow : .plain])
+        table.append(
+            ["degraded to classic", "\(summary.degraded)"], tones: [.plain, summary.degraded > 0 ? .yellow : .plain])
         table.append(["broken", "\(summary.broken)"], tones: [.plain, summary.broken > 0 ? .red : .plain])
         table.append(["errors", "\(summary.errors)"], tones: [.plain, summary.errors > 0 ? .red : .plain])
         table.append(["warnings", "\(summary.warnings)"])
