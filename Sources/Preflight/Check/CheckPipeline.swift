@@ -208,10 +208,11 @@ public struct CheckPipeline: Sendable {
         asset.findings = retrieved.findings
         if let outcome = retrieved.outcome { copy(outcome, into: &asset) }
         if let entry = retrieved.entry {
+            // The stored response describes the body (a revalidation's 304 carries no type or length).
             asset.sha256 = entry.blob.sha256
             asset.bytes = entry.blob.size
-            asset.contentType = asset.contentType ?? entry.contentType
-            asset.httpStatus = asset.httpStatus ?? entry.httpStatus
+            asset.contentType = entry.contentType ?? asset.contentType
+            asset.httpStatus = entry.httpStatus
         }
         guard retrieved.isOK else {
             asset.status = .failed

@@ -122,7 +122,8 @@ public final class AssetRetriever: Sendable {
             return RetrievedAsset(
                 url: url, source: .missing,
                 findings: [
-                    .error(RetrievalCode.notInStore, "\(Redaction.redactURL(url)) is not in the store; prefetch it first")
+                    .error(
+                        RetrievalCode.notInStore, "\(Redaction.redactURL(url)) is not in the store; prefetch it first")
                 ])
         }
         return await fetchIntoStore(url, store: store, validators: Validators(), stored: nil, findings: findings)
@@ -227,14 +228,16 @@ public final class AssetRetriever: Sendable {
         } catch {
             return storeFailure(url, error, outcome: outcome)
         }
-        return RetrievedAsset(url: url, source: .network, outcome: outcome, entry: entry, findings: findings, store: store)
+        return RetrievedAsset(
+            url: url, source: .network, outcome: outcome, entry: entry, findings: findings, store: store)
     }
 
     private func fetchIntoMemory(_ url: String) async -> RetrievedAsset {
         let sink = MemorySink(capacity: memoryLimit)
         let outcome = await fetcher.get(url, into: sink, validators: Validators(), range: nil)
         guard outcome.isOK else {
-            return RetrievedAsset(url: url, source: .missing, outcome: outcome, findings: outcome.finding.map { [$0] } ?? [])
+            return RetrievedAsset(
+                url: url, source: .missing, outcome: outcome, findings: outcome.finding.map { [$0] } ?? [])
         }
         return RetrievedAsset(url: url, source: .memory, outcome: outcome, memory: sink.bytes)
     }
