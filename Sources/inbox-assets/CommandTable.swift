@@ -54,7 +54,7 @@ enum CommandTable {
             case ["probe"]: return try await ProbeCommand.run(invocation)
             case ["check"]: return try await CheckCommand.run(invocation)
             case let path where path.first == "store": return try StoreCommand.run(invocation)
-            case let path where path.first == "pass": return try PassCommand.run(invocation)
+            case let path where path.first == "pass": return try await PassCommand.run(invocation)
             default:
                 Console.err("Error: no implementation for '\(invocation.path.joined(separator: " "))'\n")
                 return ExitCode.internalError
