@@ -122,6 +122,45 @@ import Testing
         #expect(try env.check(Self.campaign(degraded)).status == 0)
     }
 
+    @Test func everyDegradeReasonWithTheSDKLogLine() throws {
+        let env = try Environment()
+        let cases: [(notification: String, requested: String, reason: String)] = [
+            (#"{"content": "b", "inbox_days": 1, "data": {"displayType": "banner"}}"#, "banner", "no imageUrl"),
+            (
+                #"{"ios_title": "t", "inbox_days": 1, "inbox_image": "\#(Self.cdn)/inbox/loyalty.png", "data": {"displayType": "captioned"}}"#,
+                "captioned", "no title/body"
+            ),
+            (
+                #"{"ios_title": "t", "content": "b", "inbox_days": 1, "data": {"displayType": "carousel", "carousel": []}}"#,
+                "carousel", "no slides"
+            ),
+            (
+                #"{"ios_title": "t", "content": "b", "inbox_days": 1, "data": {"displayType": "video", "video": {"url": "ftp://x/v.mp4"}}}"#,
+                "video", "no video descriptor"
+            ),
+            (
+                #"{"ios_title": "t", "content": "b", "inbox_days": 1, "data": {"displayType": "wallet", "wallet": {"pass": ""}}}"#,
+                "wallet", "no pass URL"
+            ),
+        ]
+        let (_, report) = try env.json(Self.campaign(cases.map(\.notification).joined(separator: ",")))
+        let cards = try #require(report["cards"]?.arrayValue)
+        #expect(cards.count == cases.count)
+        for (card, testCase) in zip(cards, cases) {
+            #expect(card["requested"] == .string(testCase.requested))
+            #expect(card["resolved"] == "classic")
+            #expect(card["degraded"] == true)
+            #expect(card["degradeReason"] == .string(testCase.reason))
+            let log = card["sdkLog"]?.stringValue ?? ""
+            #expect(log.hasPrefix("Inbox cell degraded — code=? displayType=\(testCase.requested) hasImage="))
+            #expect(log.hasSuffix("\(testCase.requested)→classic (\(testCase.reason))"))
+        }
+        let text = try env.check(Self.campaign(cases.map(\.notification).joined(separator: ",")))
+        #expect(
+            text.stdout.contains(
+                "SDK log: Inbox cell degraded — code=? displayType=banner hasImage=false banner→classic (no imageUrl)"))
+    }
+
     @Test func oneURLInAThousandMessagesIsFetchedOnceAndRevalidatedLater() throws {
         let env = try Environment()
         let message =
