@@ -196,8 +196,10 @@ public struct CheckPipeline: Sendable {
     func fill(_ asset: inout AssetCheck, retrieved: RetrievedAsset?, inspection: Inspection?) {
         if let video = inspection?.video {
             asset.findings = video.findings
-            asset.format = video.isHLS ? "hls" : nil
+            asset.format = video.isHLS ? "hls" : video.video?.format.rawValue
             if let outcome = video.outcome { copy(outcome, into: &asset) }
+            asset.width = video.width
+            asset.height = video.height
             asset.source = "network"
             asset.status = video.findings.contains { $0.severity == .error } ? .failed : .ok
             if asset.status == .failed, asset.failure == nil { asset.failure = "unplayable" }
@@ -269,7 +271,9 @@ public struct CheckPipeline: Sendable {
         summary.errors = findings.count(.error)
         summary.warnings = findings.count(.warning)
         summary.assets = plan.items.filter { $0.mode != .skip }.count
-        summary.bytesFetched = fetched.reduce(0) { $0 + ($1.source == .network ? $1.outcome?.bytes ?? 0 : 0) }
+        summary.bytesFetched =
+            fetched.reduce(0) { $0 + ($1.source == .network ? $1.outcome?.bytes ?? 0 : 0) }
+            + videos.values.reduce(0) { $0 + ($1.outcome?.bytes ?? 0) }
         var failedURLs = Set(fetched.filter { !$0.isOK }.map(\.url))
         for (url, probe) in videos where probe.findings.contains(where: { $0.severity == .error }) {
             failedURLs.insert(url)
