@@ -66,6 +66,7 @@ let package = Package(
             name: "PreflightTests",
             dependencies: [
                 "Preflight", "InboxCards", "Findings", "AssetStore", "HTTPFetch", "MediaProbe", "FixtureServer", "StrictJSON",
+                "WalletPass",
             ]),
         .testTarget(name: "ArgumentKitTests", dependencies: ["ArgumentKit"]),
         .testTarget(name: "CLITests", dependencies: ["FixtureServer", "AssetStore", "StrictJSON"]),
