@@ -1,7 +1,9 @@
+import FixtureServer
 // README-EXAMPLE-BEGIN
 import Foundation
 import HTTPFetch
 import Preflight
+import Testing
 import WalletPass
 
 /// Runs the whole pre-flight on one campaign file and returns the report (the same model every format renders).
@@ -17,9 +19,6 @@ func preflight(campaign path: String, network: FetchOptions) async throws -> Che
     return outcome.report
 }
 // README-EXAMPLE-END
-
-import FixtureServer
-import Testing
 
 /// The library example in README.md ("Using the library") compiles (it is this file's first block, checked
 /// verbatim against the README) and works against the fixture server.
