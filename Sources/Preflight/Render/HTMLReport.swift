@@ -386,7 +386,7 @@ public enum HTMLReport {
     }
 
     private static func writeFindingBody(_ finding: Finding, to out: inout String) {
-        out += "<span class=\"sev\">\(finding.severity.rawValue)</span> <code>\(Markup.text(finding.code))</code> "
+        out += "<span class=\"sev\">\(finding.severity.rawValue)</span> <code>\(Markup.text(Redaction.redactText(finding.code)))</code> "
         out += Markup.text(Redaction.redactText(finding.message))
         if let path = finding.path {
             out += " <span class=\"path\">at \(Markup.text(Redaction.redactURL(path)))</span>"

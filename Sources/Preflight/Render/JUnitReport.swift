@@ -144,7 +144,7 @@ public enum JUnitReport {
             if finding.severity == .error {
                 failures.append((finding, context))
             } else {
-                var line = "\(finding.severity.rawValue) \(finding.code): \(Redaction.redactText(finding.message))"
+                var line = "\(finding.severity.rawValue) \(Redaction.redactText(finding.code)): \(Redaction.redactText(finding.message))"
                 if let path = finding.path { line += " (at \(Redaction.redactURL(path)))" }
                 if let context { line += " — \(context)" }
                 output.append(line)
@@ -163,7 +163,7 @@ public enum JUnitReport {
                 out += "      </properties>\n"
             }
             for (finding, context) in failures {
-                out += "      <failure type=\"\(Markup.attribute(finding.code))\""
+                out += "      <failure type=\"\(Markup.attribute(Redaction.redactText(finding.code)))\""
                 out += " message=\"\(Markup.attribute(Redaction.redactText(finding.message)))\">"
                 var details = ["\(finding.severity.rawValue) \(finding.code)"]
                 if let path = finding.path { details.append("path: \(Redaction.redactURL(path))") }
