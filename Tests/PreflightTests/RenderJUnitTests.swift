@@ -2,8 +2,9 @@ import Findings
 import Foundation
 import FoundationXML
 import InboxCards
-@testable import Preflight
 import Testing
+
+@testable import Preflight
 
 /// A parsed XML element: what a CI reporter would see.
 final class XMLNode {
@@ -62,7 +63,9 @@ struct RenderJUnitTests {
         let suites = root.all("testsuite")
         #expect(suites.map { $0.attributes["name"] } == ["c.json", "passes"])
 
-        let cards = suites[0].all("testcase").filter { $0.name == "testcase" && !($0.attributes["name"] ?? "").hasSuffix("[input]") }
+        let cards = suites[0].all("testcase").filter {
+            $0.name == "testcase" && !($0.attributes["name"] ?? "").hasSuffix("[input]")
+        }
         #expect(cards.count == Self.report.cards.count)
         #expect(cards.allSatisfy { $0.attributes["classname"] == "c.json" })
         #expect(cards.first?.attributes["name"] == "c.json#request.notifications[0] [7.2 ios]")
@@ -96,9 +99,11 @@ struct RenderJUnitTests {
         #expect(root.attributes["failures"] == "2")
         #expect(suites[0].attributes["failures"] == "1")
         #expect(suites[1].attributes["failures"] == "1")
-        #expect(suites[1].all("testcase").map { $0.attributes["name"] } == [
-            "https://cdn.example.com/good.pkpass?token=REDACTED", "https://cdn.example.com/bad.pkpass?token=REDACTED",
-        ])
+        #expect(
+            suites[1].all("testcase").map { $0.attributes["name"] } == [
+                "https://cdn.example.com/good.pkpass?token=REDACTED",
+                "https://cdn.example.com/bad.pkpass?token=REDACTED",
+            ])
     }
 
     @Test func secretsNeverAppear() {
@@ -128,7 +133,10 @@ struct RenderJUnitTests {
     /// Hostile text in every place a string reaches the XML: the document stays well-formed and says the same.
     @Test(arguments: [
         ("markup", "<b>&amp; \"quoted\" 'single' ]]>", "<b>&amp; \"quoted\" 'single' ]]>"),
-        ("control characters", "nul\u{0} bell\u{7} esc\u{1B} del\u{7F}", "nul\u{FFFD} bell\u{FFFD} esc\u{FFFD} del\u{7F}"),
+        (
+            "control characters", "nul\u{0} bell\u{7} esc\u{1B} del\u{7F}",
+            "nul\u{FFFD} bell\u{FFFD} esc\u{FFFD} del\u{7F}"
+        ),
         ("noncharacters", "a\u{FFFE}b\u{FFFF}c", "a\u{FFFD}b\u{FFFD}c"),
         ("white space", "tab\tline\nreturn\r.", "tab\tline\nreturn\r."),
         ("emoji and accents", "📌 Café — ✓", "📌 Café — ✓"),
@@ -140,7 +148,9 @@ struct RenderJUnitTests {
         let source = "in\(text).json#[0]"
         let report = CheckReport(
             options: ResolveOptions(), summary: CheckSummary(),
-            inputFindings: [SourcedFinding(source: source, finding: finding), SourcedFinding(source: source, finding: warning)],
+            inputFindings: [
+                SourcedFinding(source: source, finding: finding), SourcedFinding(source: source, finding: warning),
+            ],
             cards: [], passes: [])
         let xml = JUnitReport.render(report)
         let root = try #require(XMLTree.parse(xml), "\(name): not well-formed:\n\(xml)")
@@ -153,7 +163,8 @@ struct RenderJUnitTests {
     }
 
     @Test(arguments: [
-        ("plain", "plain"), ("a<b>&c", "a&lt;b&gt;&amp;c"), ("\"'", "\"'"), ("\u{1}\u{8}\u{B}\u{C}", "\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}"),
+        ("plain", "plain"), ("a<b>&c", "a&lt;b&gt;&amp;c"), ("\"'", "\"'"),
+        ("\u{1}\u{8}\u{B}\u{C}", "\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}"),
     ])
     func escapesElementText(input: String, expected: String) {
         #expect(Markup.text(input) == expected)

@@ -229,7 +229,7 @@ public enum HTMLReport {
         let target = [card.sdk.map { "SDK \($0.rawValue)" }, card.platform.rawValue, card.language].compactMap { $0 }
         out += "<div class=\"meta\"><span class=\"id\">\(Markup.text(Redaction.redactURL(card.id)))</span> "
         out += "<span class=\"target\">\(Markup.text(target.joined(separator: " · ")))</span>"
-        if card.pinned { out += " <span class=\"pin\" title=\"pinned\">📌</span>" }
+        if card.pinned { out += " <span class=\"tag pin\" title=\"pinned to the top of the feed\">📌 pinned</span>" }
         let kinds = card.requested == card.resolved ? card.resolved.rawValue : "\(card.requested) → \(card.resolved)"
         out += " <span class=\"kind\">\(kinds)</span>"
         if card.forced { out += " <span class=\"tag\">forced</span>" }
@@ -386,7 +386,8 @@ public enum HTMLReport {
     }
 
     private static func writeFindingBody(_ finding: Finding, to out: inout String) {
-        out += "<span class=\"sev\">\(finding.severity.rawValue)</span> <code>\(Markup.text(Redaction.redactText(finding.code)))</code> "
+        out +=
+            "<span class=\"sev\">\(finding.severity.rawValue)</span> <code>\(Markup.text(Redaction.redactText(finding.code)))</code> "
         out += Markup.text(Redaction.redactText(finding.message))
         if let path = finding.path {
             out += " <span class=\"path\">at \(Markup.text(Redaction.redactURL(path)))</span>"
@@ -429,7 +430,7 @@ public enum HTMLReport {
         .card{background:#fff;border-radius:14px;margin:0 0 14px;padding:10px;box-shadow:0 1px 3px #0002}
         .card.degraded{outline:3px solid #f0ad00}.card.broken{outline:3px solid #d62828}
         .meta{font-size:11px;color:#6c6c70;margin-bottom:8px;overflow-wrap:anywhere}
-        .kind{font-weight:600;color:#1c1c1e}.pin{font-size:13px}
+        .kind{font-weight:600;color:#1c1c1e}.tag.pin{background:#007aff;color:#fff}code{font-size:12px}
         .tag{border-radius:4px;padding:0 4px;background:#e5e5ea;font-weight:700}
         .tag.warn{background:#f0ad00;color:#fff}.tag.bad{background:#d62828;color:#fff}
         .img{background:#e5e5ea center/cover no-repeat;border-radius:10px;display:flex;align-items:center;

@@ -144,7 +144,8 @@ public enum JUnitReport {
             if finding.severity == .error {
                 failures.append((finding, context))
             } else {
-                var line = "\(finding.severity.rawValue) \(Redaction.redactText(finding.code)): \(Redaction.redactText(finding.message))"
+                var line =
+                    "\(finding.severity.rawValue) \(Redaction.redactText(finding.code)): \(Redaction.redactText(finding.message))"
                 if let path = finding.path { line += " (at \(Redaction.redactURL(path)))" }
                 if let context { line += " — \(context)" }
                 output.append(line)
