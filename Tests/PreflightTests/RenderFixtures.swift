@@ -32,7 +32,7 @@ enum RenderFixtures {
            "data": {"displayType": "captioned", "buttons": [
              {"title": "Claim", "url": "https://example.com/p?token=SECRET"},
              {"title": "<script>alert(1)</script>", "url": "javascript:alert(1)"},
-             {"title": "Later", "action": "dismiss"}]}},
+             {"title": "Later", "action": "dismiss"}, {"title": "Save", "action": "custom", "tag": "x"}]}},
           {"ios_title": "Hello", "content": "World", "inbox_days": 1, "data": {"pinned": true}},
           {"ios_title": "Slides", "content": "Swipe", "inbox_days": 1, "data": {"displayType": "carousel",
            "carousel": [{"image": "https://cdn.example.com/s1.png", "title": "First"},
