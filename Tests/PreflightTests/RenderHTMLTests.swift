@@ -46,6 +46,24 @@ struct RenderHTMLTests {
         for part in parts { #expect(card.contains(part), "\(fragment) lacks \(part)") }
     }
 
+    /// Android draws every message as its one layout: the icon row, with the `b` banner above when present.
+    @Test func androidCardsAreTheIconRow() throws {
+        let campaign = """
+            {"inbox_id": "m1", "title": "T", "text": "B", "image": "https://c.example/i.png",
+             "action_params": "{\\"b\\": \\"https://c.example/b.png\\"}"}
+            """
+        let report = RenderFixtures.report(campaign, options: ResolveOptions(platforms: [.android]), passes: [])
+        let html = HTMLReport.render(report, image: RenderFixtures.storedImage)
+        #expect(html.contains("<h2>Android inbox</h2>"))
+        let card = try #require(Self.card("c.json", in: html))
+        #expect(card.contains("data-kind=\"classic\""))
+        #expect(card.contains("android"))
+        let roles = report.cards[0].assets.map(\.role)
+        #expect(card.contains("avatar img"))
+        #expect(roles == [.icon, .heroImage])
+        #expect(card.contains("img hero i"))
+    }
+
     @Test func degradedCardShowsReasonAndSdkLine() throws {
         let card = try #require(Self.card("notifications[6]"))
         #expect(card.contains("<b>Renders as classic instead of carousel</b>: no title/body"))
@@ -65,6 +83,24 @@ struct RenderHTMLTests {
             card.contains("<code>asset.httpStatus</code> HTTP 404 for https://cdn.example.com/missing.png?sig=REDACTED")
         )
         #expect(card.contains("<code>card.broken</code>"))
+    }
+
+    /// Nothing is dropped: every finding of the report (inputs, cards, assets, passes) is on the page.
+    @Test func everyFindingIsShown() {
+        let shown = Self.html.components(separatedBy: "<span class=\"sev\">").count - 1
+        #expect(shown == Self.report.allFindings.count)
+        for finding in Self.report.allFindings { #expect(Self.html.contains("<code>\(finding.code)</code>")) }
+    }
+
+    /// A thousand cards sharing one image: every card drawn, the image embedded once.
+    @Test func aThousandCardsShareOneEmbeddedImage() {
+        let message = #"{"content": "hi", "inbox_days": 1, "inbox_image": "https://cdn.example.com/same.png?token=S"}"#
+        let campaign = "[" + Array(repeating: message, count: 1000).joined(separator: ",") + "]"
+        let report = RenderFixtures.report(campaign, passes: [])
+        let html = HTMLReport.render(report, image: RenderFixtures.storedImage)
+        #expect(Self.values(of: "data-card-id", in: html).count == 1000)
+        #expect(html.components(separatedBy: ";base64,").count - 1 == 1)
+        #expect(html.components(separatedBy: "class=\"img hero i0\"").count - 1 == 1000)
     }
 
     @Test func summaryOnTop() {

@@ -106,6 +106,15 @@ struct RenderJUnitTests {
             ])
     }
 
+    /// Nothing is dropped: every error finding of the report is one `<failure>`, with its code as type.
+    @Test(arguments: [ResolveOptions(), ResolveOptions(profiles: SDKProfile.allCases, platforms: Platform.allCases)])
+    func everyErrorIsOneFailure(options: ResolveOptions) throws {
+        let report = RenderFixtures.report(options: options)
+        let root = try #require(XMLTree.parse(JUnitReport.render(report)))
+        let errors = report.allFindings.filter { $0.severity == .error }
+        #expect(root.all("failure").map { $0.attributes["type"] ?? "" }.sorted() == errors.map(\.code).sorted())
+    }
+
     @Test func secretsNeverAppear() {
         let xml = JUnitReport.render(Self.report)
         #expect(!xml.contains("SECRET"))

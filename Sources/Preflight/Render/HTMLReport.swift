@@ -12,7 +12,7 @@ import InboxCards
 /// |---|---|
 /// | banner | the hero image, full bleed |
 /// | captioned | the hero image, then title and body lines and the buttons |
-/// | classic | a coloured initial avatar (or the avatar/icon image), title and body lines, the buttons |
+/// | classic | a coloured initial avatar (or the avatar/icon image), title and body lines, the buttons; on Android the `b` banner above |
 /// | carousel | the slides in a row, with their VoiceOver captions |
 /// | video | the poster (or a dark frame) with a play badge |
 /// | wallet | the hero image (if any) and an "Add to Apple Wallet" button |
@@ -254,6 +254,10 @@ public enum HTMLReport {
             out += "<div class=\"text\">\(textLines)</div>"
             writeButtons(card.buttons, to: &out)
         case .classic:
+            // Android's one layout: the icon row, with the optional `b` banner image above it.
+            if card.platform == .android, let banner = asset(.heroImage) {
+                writeImage(banner, role: "hero", images: images, to: &out)
+            }
             out += "<div class=\"classic\">"
             let picture = check.assets.first {
                 ($0.role == .avatar || $0.role == .icon) && images.classes[$0.url] != nil
