@@ -103,6 +103,16 @@ struct RenderHTMLTests {
         #expect(html.components(separatedBy: "class=\"img hero i0\"").count - 1 == 1000)
     }
 
+    @Test func emptyReportSaysSo() {
+        let report = CheckReport(
+            options: ResolveOptions(), summary: CheckSummary(), inputFindings: [], cards: [], passes: [])
+        let html = HTMLReport.render(report, image: { _ in nil })
+        #expect(html.contains("<b>0</b> cards"))
+        #expect(html.contains("No inbox cards"))
+        #expect(!html.contains("data-card-id"))
+        #expect(html.hasSuffix("</body>\n</html>\n"))
+    }
+
     @Test func summaryOnTop() {
         let summary = Self.report.summary
         let header = Self.html.components(separatedBy: "</header>")[0]

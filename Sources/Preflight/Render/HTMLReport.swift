@@ -47,6 +47,7 @@ public enum HTMLReport {
         var body = ""
         body.reserveCapacity(4096 + report.cards.count * 1024)
         writeSummary(report, to: &body)
+        if report.cards.isEmpty { body += "<p class=\"empty\">No inbox cards: nothing reaches the inbox.</p>\n" }
         for feed in feeds(report.cards) {
             body += "<section class=\"feed\"><h2>\(Markup.text(feed.title))</h2>\n"
             for check in feed.cards { writeCard(check, images: images, to: &body) }
@@ -429,7 +430,7 @@ public enum HTMLReport {
         .counts{display:flex;flex-wrap:wrap;gap:8px;list-style:none;margin:0;padding:0}
         .count{background:#f2f2f7;border-radius:8px;padding:4px 10px}
         .count.warn{background:#fff3cd;color:#7a5200}.count.bad{background:#fde2e1;color:#a4161a}
-        .options{color:#6c6c70;margin:8px 0 0}
+        .options{color:#6c6c70;margin:8px 0 0}.empty{text-align:center;color:#6c6c70;padding:24px}
         .feed,.inputs,.passes{max-width:420px;margin:0 auto;padding:0 12px}
         .card{background:#fff;border-radius:14px;margin:0 0 14px;padding:10px;box-shadow:0 1px 3px #0002}
         .card.degraded{outline:3px solid #f0ad00}.card.broken{outline:3px solid #d62828}

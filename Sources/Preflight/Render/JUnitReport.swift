@@ -29,14 +29,15 @@ public enum JUnitReport {
             suiteIndex[name] = suites.count - 1
             return suites.count - 1
         }
-        var inputCases: [String: Int] = [:]  // source → (suite, case) index, to group a source's findings
+        var inputCases: [String: Int] = [:]  // source → its testcase's index in its suite: one testcase per source
         for sourced in report.inputFindings {
             let index = suite(named: inputFile(of: sourced.source))
             let key = sourced.source
             if let caseIndex = inputCases[key] {
                 suites[index].cases[caseIndex].add(sourced.finding, context: nil)
             } else {
-                var testCase = TestCase(name: "\(sourced.source) [input]", className: suites[index].name)
+                var testCase = TestCase(
+                    name: "\(Redaction.redactURL(sourced.source)) [input]", className: suites[index].name)
                 testCase.add(sourced.finding, context: nil)
                 suites[index].cases.append(testCase)
                 inputCases[key] = suites[index].cases.count - 1
