@@ -99,6 +99,7 @@ struct RenderChromiumTests {
             #expect(dom.contains("data-card-id=\"\(card.card.id)\""), "\(card.card.id) is not in the DOM")
         }
         #expect(!dom.contains("SECRET"))
+        #expect(!dom.contains("<script"), "hostile button text became an element")
     }
 
     @Test(.enabled(if: Chromium.path != nil, "chromium is not installed: apt-get install chromium"))
