@@ -62,7 +62,12 @@ let package = Package(
         .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "Findings", "StrictJSON", "COpenSSL", "CZip"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "Findings", "StrictJSON"]),
         .testTarget(name: "AssetStoreTests", dependencies: ["AssetStore", "Findings", "StrictJSON"]),
-        .testTarget(name: "PreflightTests", dependencies: ["Preflight", "InboxCards", "Findings", "StrictJSON", "WalletPass"]),
+        .testTarget(
+            name: "PreflightTests",
+            dependencies: [
+                "Preflight", "InboxCards", "Findings", "AssetStore", "HTTPFetch", "MediaProbe", "FixtureServer", "StrictJSON",
+                "WalletPass",
+            ]),
         .testTarget(name: "ArgumentKitTests", dependencies: ["ArgumentKit"]),
         .testTarget(name: "CLITests", dependencies: ["FixtureServer", "AssetStore", "StrictJSON"]),
     ]

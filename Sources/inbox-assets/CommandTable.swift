@@ -44,7 +44,7 @@ enum CommandTable {
             Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it; 2 an input is unreadable
             or invalid; 64 usage error; 70 internal error.
             """,
-        subcommands: [resolve, ProbeCommand.command, PassCommand.command, StoreCommand.command])
+        subcommands: [CheckCommand.command, resolve, ProbeCommand.command, PassCommand.command, StoreCommand.command])
 
     /// Runs a parsed command and returns its exit code.
     static func run(_ invocation: Invocation) async -> Int32 {
@@ -52,8 +52,9 @@ enum CommandTable {
             switch invocation.path {
             case ["resolve"]: return try ResolveCommand.run(invocation)
             case ["probe"]: return try await ProbeCommand.run(invocation)
+            case ["check"]: return try await CheckCommand.run(invocation)
             case let path where path.first == "store": return try StoreCommand.run(invocation)
-            case let path where path.first == "pass": return try PassCommand.run(invocation)
+            case let path where path.first == "pass": return try await PassCommand.run(invocation)
             default:
                 Console.err("Error: no implementation for '\(invocation.path.joined(separator: " "))'\n")
                 return ExitCode.internalError

@@ -1,0 +1,81 @@
+public import InboxCards
+
+/// What a run has to fetch: every asset URL of the resolved cards once, however many cards share it
+/// (10,000 messages with one hero image are one item), with every role it plays.
+public struct AssetPlan: Sendable, Hashable {
+    /// How an asset is retrieved.
+    public enum Mode: String, Sendable, Hashable {
+        /// Downloaded whole into the store: images, posters, passes.
+        case download
+        /// A video: probed by `check`, downloaded (file, or playlists and segments) only by `prefetch --video`.
+        case video
+        /// Reported, never fetched: button and slide links.
+        case skip
+    }
+
+    /// One unique URL.
+    public struct Item: Sendable, Hashable {
+        /// The URL exactly as in the input (secrets included: fetch with it, never print it).
+        public var url: String
+        /// Every role the URL plays across the cards.
+        public var roles: Set<AssetReference.Role>
+        /// How it is retrieved. A URL that is both a video and an image (unlikely, but possible) is a video;
+        /// a URL that is both fetched and a link is fetched.
+        public var mode: Mode
+
+        /// Creates an item.
+        public init(url: String, roles: Set<AssetReference.Role>, mode: Mode) {
+            self.url = url
+            self.roles = roles
+            self.mode = mode
+        }
+    }
+
+    /// Unique by URL, in the order the URLs first appear in the cards.
+    public var items: [Item]
+
+    /// Creates a plan from items (see ``make(_:)`` for the usual way).
+    public init(items: [Item]) { self.items = items }
+
+    /// Deduplicates the assets of `cards` by their raw URL, merging roles. Empty URLs are left out.
+    public static func make(_ cards: [ResolvedCard]) -> AssetPlan {
+        var items: [Item] = []
+        var positions: [String: Int] = [:]
+        for card in cards {
+            for asset in card.assets where !asset.fetchURL.isEmpty {
+                let mode = Self.mode(of: asset.role)
+                if let position = positions[asset.fetchURL] {
+                    items[position].roles.insert(asset.role)
+                    items[position].mode = Self.stronger(items[position].mode, mode)
+                } else {
+                    positions[asset.fetchURL] = items.count
+                    items.append(Item(url: asset.fetchURL, roles: [asset.role], mode: mode))
+                }
+            }
+        }
+        return AssetPlan(items: items)
+    }
+
+    /// The URLs of one mode, in plan order.
+    public func urls(_ mode: Mode) -> [String] { items.filter { $0.mode == mode }.map(\.url) }
+
+    static func mode(of role: AssetReference.Role) -> Mode {
+        switch role {
+        case .video: .video
+        case .buttonLink, .slideLink: .skip
+        case .heroImage, .avatar, .icon, .carouselSlide, .videoPoster, .walletPass: .download
+        }
+    }
+
+    /// Video beats download beats skip: the more a URL is used for, the more it is fetched.
+    private static func stronger(_ first: Mode, _ second: Mode) -> Mode {
+        func rank(_ mode: Mode) -> Int {
+            switch mode {
+            case .skip: 0
+            case .download: 1
+            case .video: 2
+            }
+        }
+        return rank(first) >= rank(second) ? first : second
+    }
+}

@@ -1,0 +1,255 @@
+public import Findings
+public import HTTPFetch
+public import MediaProbe
+public import StrictJSON
+
+/// What `check` learns about a video URL without downloading it: a byte-range GET of its first bytes
+/// (progressive files), or an HLS crawl (every playlist and the first segment of each variant).
+public struct VideoProbe: Sendable {
+    /// The video URL (raw, secrets included: redact before printing).
+    public var url: String
+    /// Whether it is an HLS stream (by its `.m3u8` path, its content type or its bytes).
+    public var isHLS: Bool
+    /// The range GET's outcome (progressive files; for HLS the root playlist's), when a request was made.
+    public var outcome: FetchOutcome?
+    /// `video.*` and `video.hls.*` findings from MediaProbe (range support, content type, `moov`/`mdat`, variants,
+    /// first segments, App Transport Security), plus `asset.*` when the URL could not be fetched at all.
+    public var findings: [Finding]
+    /// The range probe's verdict (progressive files).
+    public var range: RangeProbeEvaluation?
+    /// What the first bytes show (progressive files).
+    public var video: VideoInfo?
+    /// The playlists the crawl parsed (HLS).
+    public var playlists: [HLSCrawl.Entry]
+
+    /// Creates a probe result.
+    public init(
+        url: String, isHLS: Bool, outcome: FetchOutcome? = nil, findings: [Finding] = [],
+        range: RangeProbeEvaluation? = nil, video: VideoInfo? = nil, playlists: [HLSCrawl.Entry] = []
+    ) {
+        self.url = url
+        self.isHLS = isHLS
+        self.outcome = outcome
+        self.findings = findings
+        self.range = range
+        self.video = video
+        self.playlists = playlists
+    }
+
+    /// Width in pixels: the first bytes' track (progressive) or the largest variant's `RESOLUTION` (HLS).
+    public var width: Int? { video?.width ?? largestVariant?.width }
+    /// Height in pixels (see ``width``).
+    public var height: Int? { video?.height ?? largestVariant?.height }
+    /// `hls`, or the container MediaProbe recognised (`mp4`, `quickTime`, …); `nil` when nothing arrived.
+    public var format: String? { isHLS ? "hls" : video?.format.rawValue }
+    /// The file's full size, from `Content-Range` or `Content-Length` (progressive files).
+    public var totalBytes: Int? { range?.totalBytes.map { Int($0) } }
+    /// Variant streams of the master playlist (HLS), I-frame streams excluded.
+    public var variantCount: Int? {
+        guard isHLS else { return nil }
+        return playlists.first { $0.purpose == .rootPlaylist }?.playlist.variants.filter { !$0.isIFrameOnly }.count
+    }
+
+    private var largestVariant: HLSVariant? {
+        playlists.first { $0.purpose == .rootPlaylist }?.playlist.variants.filter { !$0.isIFrameOnly }
+            .max { ($0.width ?? 0) * ($0.height ?? 0) < ($1.width ?? 0) * ($1.height ?? 0) }
+    }
+
+    /// `{"url", "hls", "format", "width", "height", "totalBytes", "variants", "range", "video", "playlists",
+    /// "findings"}`, URLs redacted.
+    public var json: JSONValue {
+        func int(_ value: Int?) -> JSONValue { value.map(JSONValue.int) ?? .null }
+        return .object(
+            JSONObject([
+                ("url", .string(Redaction.redactURL(url))), ("hls", .bool(isHLS)), ("format", .optional(format)),
+                ("width", int(width)), ("height", int(height)), ("totalBytes", int(totalBytes)),
+                ("variants", int(variantCount)), ("range", range?.json ?? .null), ("video", video?.json ?? .null),
+                (
+                    "playlists",
+                    .array(
+                        playlists.map {
+                            .object(
+                                JSONObject([
+                                    ("url", .string(Redaction.redactURL($0.url))),
+                                    ("purpose", .string($0.purpose.rawValue)),
+                                    ("kind", .string($0.playlist.kind.rawValue)),
+                                ]))
+                        })
+                ),
+                ("findings", .array(findings.map(\.json))),
+            ]))
+    }
+}
+
+extension AssetRetriever {
+    /// Bytes a progressive probe asks for: enough for `ftyp` and, in a fast-start file, the whole `moov`.
+    public static let videoProbeBytes = 64 << 10
+
+    /// Probes a video for `check` without downloading it: a range GET of its first ``videoProbeBytes`` (does the
+    /// server answer `206`? is it MP4 with `moov` first?) or, for HLS, a crawl of every playlist and the first
+    /// segment of each variant. Nothing is stored.
+    /// - Parameter url: the raw video URL.
+    /// - Returns: the findings and details; never throws.
+    public func probeVideo(_ url: String) async -> VideoProbe {
+        if Self.looksLikeHLS(url) { return await crawl(url, outcome: nil) }
+        let sink = MemorySink(capacity: Self.videoProbeBytes)
+        let outcome = await fetcher.get(
+            url, into: sink, validators: Validators(), range: 0...(Self.videoProbeBytes - 1))
+        var findings: [Finding] = []
+        if let ats = VideoChecks.transportSecurity(url: url) { findings.append(ats) }
+        guard let status = outcome.httpStatus, outcome.isOK || outcome.failure == .httpStatus else {
+            findings += outcome.finding.map { [$0] } ?? []
+            return VideoProbe(url: url, isHLS: false, outcome: outcome, findings: findings)
+        }
+        let response = RangeProbeResponse(
+            status: status, contentType: outcome.contentType, contentLength: outcome.contentLength.map { Int64($0) },
+            contentRange: outcome.contentRange, acceptRanges: outcome.acceptRanges,
+            requestedRange: 0...Int64(Self.videoProbeBytes - 1))
+        let evaluation = VideoChecks.evaluate(response)
+        let bytes = sink.bytes
+        if evaluation.isPlaylist || (outcome.isOK && MediaSniffer.sniff(bytes) == .hls) {
+            return await crawl(url, outcome: outcome)
+        }
+        findings += evaluation.findings
+        guard outcome.isOK else {
+            return VideoProbe(url: url, isHLS: false, outcome: outcome, findings: findings, range: evaluation)
+        }
+        let info = VideoSniffer.inspect(
+            bytes: bytes, contentType: outcome.contentType, byteCount: evaluation.totalBytes.map { Int($0) })
+        // The range verdict already judged the content type and size from the headers: one finding per code.
+        let seen = Set(findings.map(\.code))
+        findings += info.findings.filter { !seen.contains($0.code) }
+        return VideoProbe(
+            url: url, isHLS: false, outcome: outcome, findings: findings, range: evaluation, video: info)
+    }
+
+    /// Downloads a video into the store for `prefetch --video`: the file (streamed, bounded memory), or for HLS
+    /// the root playlist, every playlist it lists and ALL their segments (and init segments). Byte-range segments
+    /// share their file, which is fetched once. Nested masters are not followed and playlists are capped, as in
+    /// ``HLSCrawl``.
+    /// - Parameters:
+    ///   - url: the raw video URL.
+    ///   - progress: called after each segment with the running totals, from any thread.
+    /// - Returns: every URL retrieved, playlists first; never throws.
+    public func downloadVideo(_ url: String, progress: (@Sendable (ProgressSnapshot) -> Void)? = nil) async
+        -> [RetrievedAsset]
+    {
+        var root = await retrieve(url)
+        guard root.isOK else { return [root] }
+        let isPlaylistType = root.contentType.flatMap(MediaContentType.essence).map(MediaContentType.hlsTypes.contains)
+        let limit = HLSLimits().maxBytes
+        let body = (Self.looksLikeHLS(url) || isPlaylistType == true || (root.size ?? 0) <= limit) ? root.body(limit: limit) : nil
+        guard let body, Self.looksLikeHLS(url) || isPlaylistType == true || MediaSniffer.sniff(body) == .hls else {
+            return [root]
+        }
+        let rootPlaylist = Self.parse(&root, body: body)
+        var playlists = [root]
+        var mediaPlaylists: [HLSPlaylist] = []
+        switch rootPlaylist.kind {
+        case .master:
+            let limits = HLSCrawlLimits()
+            let listed = HLSPlanner.playlistsToFetch(from: rootPlaylist).map(\.url)
+                .filter { Self.withoutFragment($0) != Self.withoutFragment(url) }
+            let urls = Array(Self.unique(listed).prefix(limits.maxPlaylists - 1))
+            for var asset in await retrieveAll(urls) {
+                if asset.isOK, let text = asset.body(limit: limit) {
+                    let playlist = Self.parse(&asset, body: text)
+                    if playlist.kind == .media { mediaPlaylists.append(playlist) }
+                }
+                playlists.append(asset)
+            }
+        case .media: mediaPlaylists = [rootPlaylist]
+        case .unknown: break
+        }
+        var segments: [String] = []
+        for playlist in mediaPlaylists {
+            for segment in playlist.segments {
+                if let initURL = segment.initSegmentURL { segments.append(Self.withoutFragment(initURL)) }
+                segments.append(Self.withoutFragment(segment.url))
+            }
+        }
+        let playlistURLs = Set(playlists.map { Self.withoutFragment($0.url) })
+        return playlists + (await retrieveAll(Self.unique(segments).filter { !playlistURLs.contains($0) }, progress: progress))
+    }
+
+    // MARK: HLS helpers
+
+    /// A crawl of the playlist at `url` (for ``probeVideo(_:)``): all playlists and each variant's first segment,
+    /// fetched into memory, in rounds of parallel requests.
+    private func crawl(_ url: String, outcome: FetchOutcome?) async -> VideoProbe {
+        let limits = HLSCrawlLimits()
+        var crawl = HLSCrawl(url: url, limits: limits)
+        var rootOutcome = outcome
+        while true {
+            var batch: [HLSFetch] = []
+            while let fetch = crawl.next() { batch.append(fetch) }
+            if batch.isEmpty { break }
+            let fetcher = self.fetcher
+            let results = await withTaskGroup(of: (Int, FetchOutcome, [UInt8]).self) { group in
+                for (index, fetch) in batch.enumerated() {
+                    group.addTask {
+                        let capacity = fetch.purpose.isPlaylist ? limits.playlist.maxBytes : Self.videoProbeBytes
+                        var range: ClosedRange<Int>?
+                        if let byteRange = fetch.byteRange {
+                            range = byteRange.offset...(byteRange.offset + max(1, min(byteRange.length, capacity)) - 1)
+                        } else if !fetch.purpose.isPlaylist {
+                            range = 0...(capacity - 1)
+                        }
+                        let sink = MemorySink(capacity: capacity)
+                        let outcome = await fetcher.get(fetch.url, into: sink, validators: Validators(), range: range)
+                        return (index, outcome, sink.bytes)
+                    }
+                }
+                var results = [(FetchOutcome, [UInt8])?](repeating: nil, count: batch.count)
+                for await (index, outcome, bytes) in group { results[index] = (outcome, bytes) }
+                return results.map { $0! }
+            }
+            for (fetch, (outcome, bytes)) in zip(batch, results) {
+                if fetch.purpose == .rootPlaylist { rootOutcome = outcome }
+                if outcome.isOK {
+                    crawl.record(
+                        fetch, body: bytes, finalURL: outcome.redirects.isEmpty ? nil : outcome.finalURL,
+                        contentType: outcome.contentType)
+                } else {
+                    crawl.recordFailure(fetch, reason: Self.reason(outcome))
+                }
+            }
+        }
+        return VideoProbe(
+            url: url, isHLS: true, outcome: rootOutcome, findings: crawl.findings, playlists: crawl.playlists)
+    }
+
+    /// Parses a retrieved playlist; a body that is no playlist at all makes the asset fail with the parser's errors.
+    private static func parse(_ asset: inout RetrievedAsset, body: [UInt8]) -> HLSPlaylist {
+        let redirected = asset.outcome.map { !$0.redirects.isEmpty } ?? false
+        let playlist = HLSPlaylist.parse(bytes: body, baseURL: redirected ? asset.outcome!.finalURL : asset.url)
+        if playlist.kind == .unknown {
+            asset.findings += playlist.findings.filter { $0.severity == .error }.map { finding in
+                var copy = finding
+                copy.path = asset.redactedURL
+                return copy
+            }
+        }
+        return playlist
+    }
+
+    private static func reason(_ outcome: FetchOutcome) -> String {
+        var reason = outcome.failure?.rawValue ?? "failed"
+        if let status = outcome.httpStatus, outcome.failure == .httpStatus { reason += " \(status)" }
+        return reason
+    }
+
+    static func looksLikeHLS(_ url: String) -> Bool {
+        let path = URIReference(url).path.lowercased()
+        return path.hasSuffix(".m3u8") || path.hasSuffix(".m3u")
+    }
+
+    static func withoutFragment(_ url: String) -> String {
+        url.firstIndex(of: "#").map { String(url[..<$0]) } ?? url
+    }
+
+    private static func unique(_ urls: [String]) -> [String] {
+        var seen: Set<String> = []
+        return urls.filter { seen.insert($0).inserted }
+    }
+}
