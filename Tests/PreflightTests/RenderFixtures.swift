@@ -33,7 +33,7 @@ enum RenderFixtures {
              {"title": "Claim", "url": "https://example.com/p?token=SECRET"},
              {"title": "<script>alert(1)</script>", "url": "javascript:alert(1)"},
              {"title": "Later", "action": "dismiss"}, {"title": "Save", "action": "custom", "tag": "x"}]}},
-          {"ios_title": "Hello", "content": "World", "inbox_days": 1, "data": {"pinned": true}},
+          {"ios_title": "Hello", "content": "World https://x.example/?token=SECRET", "inbox_days": 1, "data": {"pinned": true}},
           {"ios_title": "Slides", "content": "Swipe", "inbox_days": 1, "data": {"displayType": "carousel",
            "carousel": [{"image": "https://cdn.example.com/s1.png", "title": "First"},
                         {"image": "https://cdn.example.com/missing.png?sig=SECRET"}]}},

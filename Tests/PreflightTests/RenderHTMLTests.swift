@@ -31,15 +31,34 @@ struct RenderHTMLTests {
 
     @Test(arguments: [
         ("notifications[0]", ["kind-banner", "img hero i"]),
-        ("notifications[1]", ["kind-captioned", "img hero i", "class=\"line title\"", "class=\"buttons\""]),
-        ("notifications[2]", ["kind-classic", "avatar initial", "📌"]),
+        (
+            "notifications[1]",
+            [
+                "kind-captioned", "img hero i",
+                "<div class=\"title\">Sale &lt;b&gt;&amp; \"more\"</div><div class=\"body\">Body</div>",
+                "class=\"buttons\"",
+            ]
+        ),
+        (
+            "notifications[2]",
+            [
+                "kind-classic", "avatar initial", "📌",
+                "<div class=\"title\">Hello</div><div class=\"body\">World https://x.example/?token=REDACTED</div>",
+            ]
+        ),
         (
             "notifications[3]",
             ["kind-carousel", "class=\"slide\"", "<figcaption>First</figcaption>", "img slide-image failed"]
         ),
         ("notifications[4]", ["kind-video", "img poster i", "class=\"play\""]),
         ("notifications[5]", ["kind-wallet", "img hero i", "Add to Apple Wallet"]),
-        ("notifications[6]", ["kind-classic degraded", "DEGRADED", "carousel → classic"]),
+        (
+            "notifications[6]",
+            [
+                "kind-classic degraded", "DEGRADED", "carousel → classic",
+                "<div class=\"text\"><div class=\"title\">No body</div></div>",
+            ]
+        ),
     ])
     func cardParts(fragment: String, parts: [String]) throws {
         let card = try #require(Self.card(fragment))
@@ -62,6 +81,16 @@ struct RenderHTMLTests {
         #expect(card.contains("avatar img"))
         #expect(roles == [.icon, .heroImage])
         #expect(card.contains("img hero i"))
+    }
+
+    /// A banner is its image alone; a classic card without text says so instead of drawing an empty row.
+    @Test func textOnlyWhereTheKindShowsIt() throws {
+        let banner = try #require(Self.card("notifications[0]"))
+        #expect(!banner.contains("class=\"text\""))
+        let report = RenderFixtures.report(#"{"inbox_days": 1, "data": {"k": 1}}"#, passes: [])
+        let html = HTMLReport.render(report, image: RenderFixtures.storedImage)
+        let card = try #require(Self.card("c.json", in: html))
+        #expect(card.contains("<div class=\"text\"><div class=\"no-text\">no title, no body</div></div>"))
     }
 
     @Test func degradedCardShowsReasonAndSdkLine() throws {
