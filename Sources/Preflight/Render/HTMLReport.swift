@@ -11,13 +11,13 @@ import InboxCards
 /// | kind | drawn as |
 /// |---|---|
 /// | banner | the hero image, full bleed |
-/// | captioned | the hero image, then title and body lines and the buttons |
-/// | classic | a coloured initial avatar (or the avatar/icon image), title and body lines, the buttons |
-/// | carousel | the slides in a row, with their VoiceOver captions |
-/// | video | the poster (or a dark frame) with a play badge |
-/// | wallet | the hero image (if any) and an "Add to Apple Wallet" button |
+/// | captioned | the hero image, then title, body and the buttons |
+/// | classic | a coloured initial avatar (or the avatar/icon image), title, body, the buttons; on Android the `b` banner above |
+/// | carousel | title and body, then the slides in a row with their VoiceOver captions |
+/// | video | the poster (or a dark frame) with a play badge, then title and body |
+/// | wallet | the hero image (if any), title and body, and an "Add to Apple Wallet" button |
 ///
-/// The report model carries no title/body text, so those are drawn as neutral text lines. A degraded card
+/// Title and body are the card's own (for its language, redacted); a card with neither says so. A degraded card
 /// is drawn as the classic card it becomes, marked with `requested → classic`, the SDK's reason and its WARN
 /// line; a broken card is outlined in red with the failing assets (role, redacted URL, HTTP status, failure)
 /// and their findings; a failed image is drawn as a crossed frame. Every card element carries
@@ -47,6 +47,7 @@ public enum HTMLReport {
         var body = ""
         body.reserveCapacity(4096 + report.cards.count * 1024)
         writeSummary(report, to: &body)
+        if report.cards.isEmpty { body += "<p class=\"empty\">No inbox cards: nothing reaches the inbox.</p>\n" }
         for feed in feeds(report.cards) {
             body += "<section class=\"feed\"><h2>\(Markup.text(feed.title))</h2>\n"
             for check in feed.cards { writeCard(check, images: images, to: &body) }
@@ -183,7 +184,7 @@ public enum HTMLReport {
         let platforms = report.options.platforms.map(\.rawValue).joined(separator: ", ")
         var line = "SDK \(profiles); \(platforms)"
         if let forced = report.options.forceKind { line += "; forced kind \(forced.rawValue)" }
-        out += "<p class=\"options\">\(Markup.text(line)). Title and body text are drawn as lines.</p>\n</header>\n"
+        out += "<p class=\"options\">\(Markup.text(line))</p>\n</header>\n"
     }
 
     private static func writeInputs(_ findings: [SourcedFinding], to out: inout String) {
@@ -229,7 +230,7 @@ public enum HTMLReport {
         let target = [card.sdk.map { "SDK \($0.rawValue)" }, card.platform.rawValue, card.language].compactMap { $0 }
         out += "<div class=\"meta\"><span class=\"id\">\(Markup.text(Redaction.redactURL(card.id)))</span> "
         out += "<span class=\"target\">\(Markup.text(target.joined(separator: " · ")))</span>"
-        if card.pinned { out += " <span class=\"pin\" title=\"pinned\">📌</span>" }
+        if card.pinned { out += " <span class=\"tag pin\" title=\"pinned to the top of the feed\">📌 pinned</span>" }
         let kinds = card.requested == card.resolved ? card.resolved.rawValue : "\(card.requested) → \(card.resolved)"
         out += " <span class=\"kind\">\(kinds)</span>"
         if card.forced { out += " <span class=\"tag\">forced</span>" }
@@ -251,9 +252,13 @@ public enum HTMLReport {
             writeImage(asset(.heroImage), role: "hero", images: images, to: &out)
         case .captioned:
             writeImage(asset(.heroImage), role: "hero", images: images, to: &out)
-            out += "<div class=\"text\">\(textLines)</div>"
+            writeText(card, to: &out)
             writeButtons(card.buttons, to: &out)
         case .classic:
+            // Android's one layout: the icon row, with the optional `b` banner image above it.
+            if card.platform == .android, let banner = asset(.heroImage) {
+                writeImage(banner, role: "hero", images: images, to: &out)
+            }
             out += "<div class=\"classic\">"
             let picture = check.assets.first {
                 ($0.role == .avatar || $0.role == .icon) && images.classes[$0.url] != nil
@@ -265,11 +270,13 @@ public enum HTMLReport {
                 out += "<div class=\"avatar initial\" style=\"background:hsl(\(hue),55%,45%)\">"
                 out += "\(Markup.text(initial))</div>"
             }
-            out += "<div class=\"text\">\(textLines)</div></div>"
+            writeText(card, to: &out)
+            out += "</div>"
             writeButtons(card.buttons, to: &out)
         case .carousel:
             let slides = check.assets.filter { $0.role == .carouselSlide }.sorted { ($0.index ?? 0) < ($1.index ?? 0) }
-            out += "<div class=\"text\">\(textLines)</div><div class=\"slides\">"
+            writeText(card, to: &out)
+            out += "<div class=\"slides\">"
             if slides.isEmpty { out += "<div class=\"slide empty\">no slides</div>" }
             for slide in slides {
                 out += "<figure class=\"slide\">"
@@ -285,17 +292,26 @@ public enum HTMLReport {
             writeImage(asset(.videoPoster), role: "poster", images: images, to: &out)
             let failed = asset(.video)?.status == .failed
             out += "<span class=\"play\(failed ? " failed" : "")\" aria-label=\"Play video\">▶</span></div>"
+            writeText(card, to: &out)
         case .wallet:
             if let hero = asset(.heroImage) { writeImage(hero, role: "hero", images: images, to: &out) }
+            writeText(card, to: &out)
             let failed = asset(.walletPass)?.status == .failed
             out += "<div class=\"wallet-row\"><span class=\"wallet-button\(failed ? " failed" : "")\">"
             out += " Add to Apple Wallet</span></div>"
         }
     }
 
-    /// Neutral placeholder lines where InboxKit draws the title and the body (the model has no text).
-    private static let textLines =
-        "<div class=\"line title\"></div><div class=\"line\"></div><div class=\"line short\"></div>"
+    /// Title and body as the card shows them, redacted and escaped; a muted note when the message has neither.
+    private static func writeText(_ card: ResolvedCard, to out: inout String) {
+        out += "<div class=\"text\">"
+        let title = card.title ?? ""
+        let body = card.body ?? ""
+        if !title.isEmpty { out += "<div class=\"title\">\(Markup.text(Redaction.redactText(title)))</div>" }
+        if !body.isEmpty { out += "<div class=\"body\">\(Markup.text(Redaction.redactText(body)))</div>" }
+        if title.isEmpty && body.isEmpty { out += "<div class=\"no-text\">no title, no body</div>" }
+        out += "</div>"
+    }
 
     private static func writeImage(_ asset: AssetCheck?, role: String, images: Images, to out: inout String) {
         var style = ""
@@ -386,7 +402,8 @@ public enum HTMLReport {
     }
 
     private static func writeFindingBody(_ finding: Finding, to out: inout String) {
-        out += "<span class=\"sev\">\(finding.severity.rawValue)</span> <code>\(Markup.text(finding.code))</code> "
+        out +=
+            "<span class=\"sev\">\(finding.severity.rawValue)</span> <code>\(Markup.text(Redaction.redactText(finding.code)))</code> "
         out += Markup.text(Redaction.redactText(finding.message))
         if let path = finding.path {
             out += " <span class=\"path\">at \(Markup.text(Redaction.redactURL(path)))</span>"
@@ -424,12 +441,12 @@ public enum HTMLReport {
         .counts{display:flex;flex-wrap:wrap;gap:8px;list-style:none;margin:0;padding:0}
         .count{background:#f2f2f7;border-radius:8px;padding:4px 10px}
         .count.warn{background:#fff3cd;color:#7a5200}.count.bad{background:#fde2e1;color:#a4161a}
-        .options{color:#6c6c70;margin:8px 0 0}
+        .options{color:#6c6c70;margin:8px 0 0}.empty{text-align:center;color:#6c6c70;padding:24px}
         .feed,.inputs,.passes{max-width:420px;margin:0 auto;padding:0 12px}
         .card{background:#fff;border-radius:14px;margin:0 0 14px;padding:10px;box-shadow:0 1px 3px #0002}
         .card.degraded{outline:3px solid #f0ad00}.card.broken{outline:3px solid #d62828}
         .meta{font-size:11px;color:#6c6c70;margin-bottom:8px;overflow-wrap:anywhere}
-        .kind{font-weight:600;color:#1c1c1e}.pin{font-size:13px}
+        .kind{font-weight:600;color:#1c1c1e}.tag.pin{background:#007aff;color:#fff}code{font-size:12px}
         .tag{border-radius:4px;padding:0 4px;background:#e5e5ea;font-weight:700}
         .tag.warn{background:#f0ad00;color:#fff}.tag.bad{background:#d62828;color:#fff}
         .img{background:#e5e5ea center/cover no-repeat;border-radius:10px;display:flex;align-items:center;
@@ -438,8 +455,10 @@ public enum HTMLReport {
         .img.failed{background:repeating-linear-gradient(45deg,#fde2e1,#fde2e1 8px,#fff 8px,#fff 16px);color:#a4161a;
         font-weight:600}
         .kind-banner .img.hero{border-radius:14px}
-        .text{padding:8px 2px}.line{height:9px;background:#d1d1d6;border-radius:5px;margin:6px 0;width:92%}
-        .line.title{height:12px;background:#8e8e93;width:60%}.line.short{width:45%}
+        .text{padding:8px 2px;overflow-wrap:anywhere}.no-text{color:#8e8e93;font-style:italic}
+        .title{font-weight:600;font-size:15px;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;
+        overflow:hidden}
+        .body{color:#3a3a3c;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:3;overflow:hidden}
         .classic{display:flex;gap:10px;align-items:center}.classic .text{flex:1}
         .avatar{width:48px;height:48px;border-radius:50%;flex:none}
         .avatar.initial{display:flex;align-items:center;justify-content:center;color:#fff;font-size:22px;font-weight:700}

@@ -29,14 +29,15 @@ public enum JUnitReport {
             suiteIndex[name] = suites.count - 1
             return suites.count - 1
         }
-        var inputCases: [String: Int] = [:]  // source → (suite, case) index, to group a source's findings
+        var inputCases: [String: Int] = [:]  // source → its testcase's index in its suite: one testcase per source
         for sourced in report.inputFindings {
             let index = suite(named: inputFile(of: sourced.source))
             let key = sourced.source
             if let caseIndex = inputCases[key] {
                 suites[index].cases[caseIndex].add(sourced.finding, context: nil)
             } else {
-                var testCase = TestCase(name: "\(sourced.source) [input]", className: suites[index].name)
+                var testCase = TestCase(
+                    name: "\(Redaction.redactURL(sourced.source)) [input]", className: suites[index].name)
                 testCase.add(sourced.finding, context: nil)
                 suites[index].cases.append(testCase)
                 inputCases[key] = suites[index].cases.count - 1
@@ -144,7 +145,8 @@ public enum JUnitReport {
             if finding.severity == .error {
                 failures.append((finding, context))
             } else {
-                var line = "\(finding.severity.rawValue) \(finding.code): \(Redaction.redactText(finding.message))"
+                var line =
+                    "\(finding.severity.rawValue) \(Redaction.redactText(finding.code)): \(Redaction.redactText(finding.message))"
                 if let path = finding.path { line += " (at \(Redaction.redactURL(path)))" }
                 if let context { line += " — \(context)" }
                 output.append(line)
@@ -163,7 +165,7 @@ public enum JUnitReport {
                 out += "      </properties>\n"
             }
             for (finding, context) in failures {
-                out += "      <failure type=\"\(Markup.attribute(finding.code))\""
+                out += "      <failure type=\"\(Markup.attribute(Redaction.redactText(finding.code)))\""
                 out += " message=\"\(Markup.attribute(Redaction.redactText(finding.message)))\">"
                 var details = ["\(finding.severity.rawValue) \(finding.code)"]
                 if let path = finding.path { details.append("path: \(Redaction.redactURL(path))") }
