@@ -28,7 +28,7 @@ test: deps
 	$(SWIFT) test --skip-build --parallel
 
 demo: build
-	@bash Fixtures/demo.sh $(BIN)
+	@bash Fixtures/demo.sh $(BIN) .build/release/fixture-server
 
 format:
 	$(SWIFT) format -i -r Sources Tests Package.swift

@@ -40,7 +40,9 @@ let package = Package(
         .target(name: "FixtureServer", dependencies: ["COpenSSL"]),
         .target(
             name: "Preflight",
-            dependencies: ["Findings", "InboxCards", "AssetStore", "StrictJSON", "HTTPFetch", "MediaProbe"]),
+            dependencies: [
+                "Findings", "InboxCards", "AssetStore", "HTTPFetch", "MediaProbe", "StrictJSON", "WalletPass",
+            ]),
         .target(name: "ArgumentKit"),
 
         // MARK: Executables (thin)
@@ -64,7 +66,7 @@ let package = Package(
             name: "PreflightTests",
             dependencies: [
                 "Preflight", "InboxCards", "Findings", "AssetStore", "HTTPFetch", "MediaProbe", "FixtureServer",
-                "StrictJSON",
+                "StrictJSON", "WalletPass",
             ]),
         .testTarget(name: "ArgumentKitTests", dependencies: ["ArgumentKit"]),
         .testTarget(name: "CLITests", dependencies: ["FixtureServer", "AssetStore", "StrictJSON"]),

@@ -45,8 +45,8 @@ enum CommandTable {
             or invalid; 64 usage error; 70 internal error.
             """,
         subcommands: [
-            resolve, ProbeCommand.command, PassCommand.command, StoreCommand.command, PrefetchCommand.command,
-            ExportCommand.command,
+            CheckCommand.command, resolve, ProbeCommand.command, PassCommand.command, StoreCommand.command,
+            PrefetchCommand.command, ExportCommand.command,
         ])
 
     /// Runs a parsed command and returns its exit code.
@@ -55,10 +55,11 @@ enum CommandTable {
             switch invocation.path {
             case ["resolve"]: return try ResolveCommand.run(invocation)
             case ["probe"]: return try await ProbeCommand.run(invocation)
+            case ["check"]: return try await CheckCommand.run(invocation)
             case ["prefetch"]: return try await PrefetchCommand.run(invocation)
             case ["export"]: return try await ExportCommand.run(invocation)
             case let path where path.first == "store": return try StoreCommand.run(invocation)
-            case let path where path.first == "pass": return try PassCommand.run(invocation)
+            case let path where path.first == "pass": return try await PassCommand.run(invocation)
             default:
                 Console.err("Error: no implementation for '\(invocation.path.joined(separator: " "))'\n")
                 return ExitCode.internalError

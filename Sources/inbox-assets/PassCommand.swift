@@ -1,5 +1,6 @@
 import ArgumentKit
 import Foundation
+import HTTPFetch
 import StrictJSON
 import WalletPass
 
@@ -22,18 +23,19 @@ enum PassCommand {
                 abstract: "Verify passes: archive, manifest, CMS signature, certificate chain, pass.json, images.",
                 discussion: """
                     The chain is evaluated at the signature's signingTime against pinned Apple anchors (never the
-                    system trust store, never the network). Directories are walked for *.pkpass files.
+                    system trust store, never the network). Directories are walked for *.pkpass files; http(s)
+                    URLs are downloaded with the network options (the served Content-Type is checked too).
                     Exit 1 when any pass is invalid, 2 when a path cannot be read.
                     """,
-                arguments: [Positional("paths", help: "Pass files or directories.", repeating: true)],
-                options: [trust, at, CommandTable.formatTextJSON]),
+                arguments: [Positional("paths", help: "Pass files, directories or http(s) URLs.", repeating: true)],
+                options: [trust, at, CommandTable.formatTextJSON, NetworkOptions.quiet] + NetworkOptions.options),
             Command(
                 "inspect", abstract: "Show a pass's files, certificates and verification.",
                 arguments: [Positional("path", help: "A pass file.")],
                 options: [trust, at, CommandTable.formatTextJSON]),
         ])
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
+    static func run(_ invocation: Invocation) async throws -> Int32 {
         var now: Date? = nil
         if let text = invocation.value("at") {
             guard let date = parseDate(text) else {
@@ -60,10 +62,14 @@ enum PassCommand {
         }
 
         var files: [String] = []
+        var urls: [String] = []
         var unreadable: [String] = []
         for operand in invocation.positional("paths") {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: operand, isDirectory: &isDirectory), isDirectory.boolValue {
+            if operand.hasPrefix("http://") || operand.hasPrefix("https://") {
+                urls.append(operand)
+            } else if FileManager.default.fileExists(atPath: operand, isDirectory: &isDirectory), isDirectory.boolValue
+            {
                 files += PassVerifier.passFiles(under: operand)
             } else if FileManager.default.isReadableFile(atPath: operand) {
                 files.append(operand)
@@ -71,7 +77,8 @@ enum PassCommand {
                 unreadable.append(operand)
             }
         }
-        let results = files.map { verifier.verify(fileAt: $0) }
+        var results = files.map { verifier.verify(fileAt: $0) }
+        if !urls.isEmpty { results += try await download(urls, invocation: invocation, verifier: verifier) }
         if json {
             let document: JSONValue = ["schemaVersion": 1, "passes": .array(results.map(\.json))]
             Console.out(document.serialized(pretty: true) + "\n")
@@ -85,6 +92,33 @@ enum PassCommand {
         for path in unreadable { Console.err("Error: cannot read '\(path)': no such file\n") }
         if !unreadable.isEmpty { return ExitCode.invalidInput }
         return results.allSatisfy(\.valid) ? ExitCode.success : ExitCode.findings
+    }
+
+    /// Downloads passes (10 MiB at most, the archive limit) and verifies the bytes; a failed download is an
+    /// invalid pass whose finding says why.
+    static func download(_ urls: [String], invocation: Invocation, verifier: PassVerifier) async throws
+        -> [PassVerification]
+    {
+        let engine = try NetworkOptions.engine(invocation)
+        let progress = ProgressLine(label: "passes", quiet: invocation.flag("quiet"))
+        var results: [PassVerification] = []
+        for (done, url) in urls.enumerated() {
+            let sink = MemorySink(capacity: 10 << 20)
+            let outcome = await engine.get(url, into: sink)
+            progress.update(done: done + 1, total: urls.count)
+            guard outcome.isOK else {
+                results.append(PassVerification(source: url, findings: outcome.finding.map { [$0] } ?? []))
+                continue
+            }
+            var verification = verifier.verify(bytes: sink.bytes, source: url)
+            if let finding = PassVerifier.checkContentType(outcome.contentType) {
+                verification.findings.append(finding)
+            }
+            results.append(verification)
+        }
+        await engine.shutdown()
+        progress.finish()
+        return results
     }
 
     /// `2025-01-31`, `2025-01-31T12:00:00Z` or with an offset.

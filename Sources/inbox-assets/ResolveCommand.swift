@@ -1,23 +1,43 @@
 import ArgumentKit
+import Findings
 import InboxCards
 import Preflight
 
 /// `inbox-assets resolve`: read inputs, resolve cards, print the report, map findings to the exit code.
 enum ResolveCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
-        let operands = invocation.positional("inputs")
-        if operands.filter({ $0 == "-" }).count > 1 {
-            throw invocation.usageError("Standard input ('-') can be given only once")
+        let (inputs, unreadable) = try readInputs(invocation)
+        var outcome = ResolveJob(options: resolveOptions(invocation)).run(inputs)
+        outcome.run.inputFindings += unreadable.map(\.finding)
+
+        switch invocation.value("format") {
+        case "json": Console.out(outcome.run.json.serialized(pretty: true) + "\n")
+        default: Console.out(ResolveTextReport.render(outcome.run, style: TextStyle(color: Console.stdoutWantsColor)))
         }
+        return exitCode(
+            invocation, unreadable: unreadable, unusable: outcome.unusableInputs, findings: outcome.run.allFindings,
+            degraded: outcome.run.degradedCount)
+    }
+
+    /// `--sdk`, `--platform` and `--force-kind` (when the command has it).
+    static func resolveOptions(_ invocation: Invocation) -> ResolveOptions {
         let profiles: [SDKProfile] =
             invocation.value("sdk") == "all" ? SDKProfile.allCases : [SDKProfile(rawValue: invocation.value("sdk")!)!]
         let platforms: [Platform] =
             invocation.value("platform") == "all"
             ? Platform.allCases : [Platform(rawValue: invocation.value("platform")!)!]
-        let options = ResolveOptions(
+        return ResolveOptions(
             profiles: profiles, platforms: platforms, forceKind: invocation.value("force-kind").flatMap(CardKind.init))
-        let failPolicy = FailPolicy(rawValue: invocation.value("fail-on")!)!
+    }
 
+    /// Reads the `<inputs>` operands; unreadable ones are returned (they become `input.unreadable` and exit 2).
+    static func readInputs(
+        _ invocation: Invocation
+    ) throws(UsageError) -> (inputs: [(name: String, bytes: [UInt8])], unreadable: [CommandFailure]) {
+        let operands = invocation.positional("inputs")
+        if operands.filter({ $0 == "-" }).count > 1 {
+            throw invocation.usageError("Standard input ('-') can be given only once")
+        }
         var inputs: [(name: String, bytes: [UInt8])] = []
         var unreadable: [CommandFailure] = []
         for operand in operands {
@@ -27,17 +47,19 @@ enum ResolveCommand {
                 unreadable.append(error)
             }
         }
-        var outcome = ResolveJob(options: options).run(inputs)
-        outcome.run.inputFindings += unreadable.map(\.finding)
+        return (inputs, unreadable)
+    }
 
-        switch invocation.value("format") {
-        case "json": Console.out(outcome.run.json.serialized(pretty: true) + "\n")
-        default: Console.out(ResolveTextReport.render(outcome.run, style: TextStyle(color: Console.stdoutWantsColor)))
-        }
+    /// Prints what could not be read and maps the outcome to the exit code: 2 for unreadable or unusable
+    /// inputs, else 1 when `--fail-on` is reached, else 0.
+    static func exitCode(
+        _ invocation: Invocation, unreadable: [CommandFailure], unusable: [InputError], findings: [Finding],
+        degraded: Int
+    ) -> Int32 {
         for failure in unreadable { Console.err("Error: \(failure.message)\n") }
-        for error in outcome.unusableInputs { Console.err("Error: \(error.description)\n") }
-        if !unreadable.isEmpty || !outcome.unusableInputs.isEmpty { return ExitCode.invalidInput }
-        return failPolicy.fails(findings: outcome.run.allFindings, degradedCards: outcome.run.degradedCount)
-            ? ExitCode.findings : ExitCode.success
+        for error in unusable { Console.err("Error: \(error.description)\n") }
+        if !unreadable.isEmpty || !unusable.isEmpty { return ExitCode.invalidInput }
+        let policy = FailPolicy(rawValue: invocation.value("fail-on")!)!
+        return policy.fails(findings: findings, degradedCards: degraded) ? ExitCode.findings : ExitCode.success
     }
 }

@@ -1,3 +1,4 @@
+import FixtureServer
 import Foundation
 import StrictJSON
 import Testing
@@ -63,5 +64,24 @@ struct PassCLITests {
         }
         #expect(try codes(later).contains("pass.cert.expiredSince"))
         #expect(try !codes(earlier).contains("pass.cert.expiredSince"))
+    }
+
+    @Test func urlsAreDownloadedWithTheNetworkOptions() throws {
+        let server = try FixtureServer(root: CLI.fixture("www"))
+        defer { server.stop() }
+        let result = try CLI.run([
+            "pass", "verify", "https://cdn.example.com/passes/loyalty-abc123.pkpass?token=SECRET",
+            "https://cdn.example.com/passes/missing.pkpass", "--format", "json", "--retries", "0",
+            "--connect-to", "cdn.example.com:443:127.0.0.1:\(server.httpsPort!)", "--cacert", server.caFilePath!,
+        ])
+        #expect(result.status == 1)
+        #expect(!result.stdout.contains("SECRET"))
+        let passes = try #require(try JSON.parse(result.stdout)["passes"]?.arrayValue)
+        #expect(passes.count == 2)
+        #expect(passes[0]["url"] == "https://cdn.example.com/passes/loyalty-abc123.pkpass?token=REDACTED")
+        let codes = passes[0]["findings"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
+        #expect(codes.contains("pass.cert.extensionMismatch"))
+        #expect(passes[1]["valid"] == false)
+        #expect(passes[1]["findings"]?[0]?["code"] == "asset.httpStatus")
     }
 }

@@ -12,7 +12,10 @@ struct ResolveCLITests {
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.hasPrefix("OVERVIEW: Pre-flight Pushwoosh InboxKit campaigns: cards, assets, passes.\n"))
         #expect(result.stdout.contains("USAGE: inbox-assets <subcommand>\n"))
-        #expect(result.stdout.contains("SUBCOMMANDS:\n  resolve                 Work out which InboxKit card"))
+        #expect(result.stdout.contains("SUBCOMMANDS:\n  check                   Pre-flight a campaign"))
+        for command in ["resolve", "probe", "pass", "store"] {
+            #expect(result.stdout.contains("\n  \(command) "), "\(command) is listed")
+        }
         #expect(result.stdout.contains("Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it;"))
         #expect(try CLI.run([]).stdout == result.stdout)
         #expect(try CLI.run(["help"]).stdout == result.stdout)

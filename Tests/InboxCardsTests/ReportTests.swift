@@ -13,7 +13,7 @@ import Testing
         #expect(
             keys == [
                 "id", "code", "sdk", "platform", "language", "requested", "resolved", "degraded", "degradeReason",
-                "sdkLog", "findings", "assets", "forced", "pinned", "buttons", "accessibility",
+                "sdkLog", "findings", "assets", "forced", "pinned", "buttons", "accessibility", "title", "body",
             ])
         let finding = Finding.warning("card.x", "m", path: "data")
         #expect(try #require(finding.json.objectValue).keys == ["severity", "code", "message", "path"])

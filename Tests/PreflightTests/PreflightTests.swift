@@ -62,3 +62,23 @@ struct ResolveTextReportTests {
         #expect(text.contains("\u{1B}[1mCARD"))
     }
 }
+
+struct AssetRolesTests {
+    /// Which failing asset breaks which card (issue 6 "Roles"); everything else is a warning.
+    @Test(arguments: [
+        (AssetReference.Role.heroImage, CardKind.banner, true),
+        (.heroImage, .captioned, true),
+        (.heroImage, .wallet, false),
+        (.avatar, .classic, false),
+        (.icon, .classic, false),
+        (.carouselSlide, .carousel, true),
+        (.video, .video, true),
+        (.videoPoster, .video, false),
+        (.walletPass, .wallet, true),
+        (.buttonLink, .classic, false),
+        (.slideLink, .carousel, false),
+    ])
+    func neededAssets(role: AssetReference.Role, kind: CardKind, needed: Bool) {
+        #expect(AssetRoles.isNeeded(role, renderedAs: kind) == needed)
+    }
+}

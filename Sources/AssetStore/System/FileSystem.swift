@@ -280,14 +280,7 @@ final class FileLock {
 func withBytes<Result>(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws(StoreError) -> Result)
     throws(StoreError) -> Result
 {
-    let outcome: Swift.Result<Result, StoreError> = bytes.withUnsafeBytes { raw in
-        do throws(StoreError) {
-            return .success(try body(raw))
-        } catch {
-            return .failure(error)
-        }
-    }
-    return try outcome.get()
+    try withBytes(bytes[...], body)
 }
 
 /// `withUnsafeBytes` with a typed error, for slices.

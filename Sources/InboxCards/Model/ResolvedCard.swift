@@ -147,9 +147,13 @@ public struct ResolvedCard: Sendable, Hashable {
     public var findings: [Finding]
     /// URLs the rendered card uses (and its links).
     public var assets: [AssetReference]
+    /// The title shown for this card's language (after the `en` fallback), for previews.
+    public var title: String? = nil
+    /// The body shown for this card's language (after the `en` fallback), for previews.
+    public var body: String? = nil
 
     /// The card in the report's key order: `id, code, sdk, platform, language, requested, resolved, degraded,
-    /// degradeReason, sdkLog, findings, assets`, then `forced, pinned, buttons, accessibility`.
+    /// degradeReason, sdkLog, findings, assets`, then `forced, pinned, buttons, accessibility, title, body`.
     public var json: JSONValue {
         .object(
             JSONObject([
@@ -169,6 +173,8 @@ public struct ResolvedCard: Sendable, Hashable {
                 ("pinned", .bool(pinned)),
                 ("buttons", .array(buttons.map(\.json))),
                 ("accessibility", .array(accessibilityLabels.map { .string(Redact.text($0)) })),
+                ("title", .optional(title.map(Redact.text))),
+                ("body", .optional(body.map(Redact.text))),
             ]))
     }
 }

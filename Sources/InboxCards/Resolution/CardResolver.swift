@@ -367,7 +367,7 @@ struct CardContext {
             id: message.id, code: message.code, sdk: profile, platform: .ios, language: language,
             requested: requested, resolved: resolved, degraded: degraded, degradeReason: degraded ? reason : nil,
             sdkLog: sdkLog, forced: forced, pinned: pinned, buttons: buttons, accessibilityLabels: labels,
-            findings: finalFindings, assets: assets)
+            findings: finalFindings, assets: assets, title: title, body: body)
     }
 
     private mutating func reportUnknown(_ raw: String, path: String, heuristic: CardKind) {
@@ -438,7 +438,7 @@ struct CardContext {
     /// The Android inbox: one layout (icon from `imageUrl`, optional banner from `b`), no displayType, no rich
     /// cards, no buttons, no pinning, no wallet.
     mutating func resolveAndroid() -> ResolvedCard {
-        _ = texts()  // only for the language findings: the one layout shows whatever title and body exist
+        let (title, body) = texts()  // the one layout shows whatever title and body exist
         // What the message asks InboxKit for (an explicit displayType), to say what Android makes of it.
         // The InboxKit heuristic is not applied: without a displayType nothing was asked for but the plain
         // layout. Lookup warnings are iOS matters and stay out of the Android card.
@@ -484,7 +484,7 @@ struct CardContext {
             id: message.id, code: message.code, sdk: nil, platform: .android, language: language,
             requested: requested, resolved: .classic, degraded: degraded, degradeReason: reason, sdkLog: nil,
             forced: false, pinned: false, buttons: [], accessibilityLabels: [], findings: finalFindings,
-            assets: assets)
+            assets: assets, title: title, body: body)
     }
 }
 

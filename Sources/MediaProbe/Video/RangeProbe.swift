@@ -124,12 +124,8 @@ public enum VideoChecks {
         if let total = result.totalBytes {
             if total == 0 {
                 result.findings.append(.error(VideoFindingCode.empty, "The server reports a zero-length video."))
-            } else if !isPlaylist, total > limits.maxProgressiveBytes {
-                result.findings.append(
-                    .warning(
-                        VideoFindingCode.tooLarge,
-                        "The video is \(formatBytes(Int(total))), over \(formatBytes(Int(limits.maxProgressiveBytes))) "
-                            + "for progressive playback in an inbox; prefer HLS."))
+            } else if !isPlaylist, let finding = VideoSniffer.tooLarge(Int64(total), limits: limits) {
+                result.findings.append(finding)
             }
         }
         result.findings.sort { $0.severity > $1.severity }

@@ -104,15 +104,18 @@ public enum VideoSniffer {
         if let servedAs, !format.acceptedContentTypes.contains(servedAs) {
             info.findings.append(contentTypeFinding(servedAs: servedAs, format: format))
         }
-        if format != .hls, Int64(total) > limits.maxProgressiveBytes {
-            info.findings.append(
-                .warning(
-                    VideoFindingCode.tooLarge,
-                    "The video is \(formatBytes(total)), over \(formatBytes(Int(limits.maxProgressiveBytes))) "
-                        + "for progressive playback in an inbox; prefer HLS."))
-        }
+        if format != .hls, let finding = tooLarge(Int64(total), limits: limits) { info.findings.append(finding) }
         info.findings.sort { $0.severity > $1.severity }
         return info
+    }
+
+    /// `video.tooLarge` when a progressive video is over the inbox limit.
+    static func tooLarge(_ total: Int64, limits: VideoLimits) -> Finding? {
+        guard total > limits.maxProgressiveBytes else { return nil }
+        return .warning(
+            VideoFindingCode.tooLarge,
+            "The video is \(formatBytes(Int(total))), over \(formatBytes(Int(limits.maxProgressiveBytes))) "
+                + "for progressive playback in an inbox; prefer HLS.")
     }
 
     /// The App Transport Security check for a video, poster or HLS URL.

@@ -1,0 +1,287 @@
+import AssetStore
+import Findings
+import HTTPFetch
+public import InboxCards
+public import MediaProbe
+public import WalletPass
+
+/// What `check` looks at and how hard.
+public struct CheckOptions: Sendable {
+    public var resolve: ResolveOptions
+    public var imageLimits: ImageLimits
+    /// Bodies up to this size are inspected whole; larger images are sniffed from their first bytes.
+    public var maxInspectBytes: Int
+    /// Videos probed at once (each probe is one or a few small requests).
+    public var videoConcurrency: Int
+
+    public init(
+        resolve: ResolveOptions = .init(), imageLimits: ImageLimits = .init(), maxInspectBytes: Int = 32 << 20,
+        videoConcurrency: Int = 8
+    ) {
+        self.resolve = resolve
+        self.imageLimits = imageLimits
+        self.maxInspectBytes = maxInspectBytes
+        self.videoConcurrency = videoConcurrency
+    }
+}
+
+/// The product's main job as a library call: resolve → plan → fetch → store → inspect → report.
+///
+/// ```swift
+/// let engine = try FetchEngine(options: FetchOptions())
+/// let store = try AssetStore()                       // or nil: fetch into memory only
+/// let pipeline = CheckPipeline(
+///     options: CheckOptions(), retriever: AssetRetriever(fetcher: engine, store: store),
+///     passVerifier: try PassVerifier())
+/// let outcome = await pipeline.run([("campaign.json", bytes)])
+/// print(outcome.report.summary.broken, outcome.report.json.serialized())
+/// await engine.shutdown()
+/// ```
+public struct CheckPipeline: Sendable {
+    public var options: CheckOptions
+    public let retriever: AssetRetriever
+    public let passVerifier: PassVerifier
+
+    public init(options: CheckOptions, retriever: AssetRetriever, passVerifier: PassVerifier) {
+        self.options = options
+        self.retriever = retriever
+        self.passVerifier = passVerifier
+    }
+
+    /// A finished check: the report, the inputs that were unusable as a whole (exit 2), and access to the
+    /// fetched image bodies for the HTML preview.
+    public struct Outcome: Sendable {
+        public var report: CheckReport
+        public var unusableInputs: [InputError]
+        let retrieved: [String: RetrievedAsset]
+        let bodyLimit: Int
+
+        /// The bytes and content type of a fetched asset (for embedding images in the HTML report).
+        public func body(for url: String) -> (bytes: [UInt8], contentType: String)? {
+            guard let asset = retrieved[url], asset.isOK, let bytes = asset.body(limit: bodyLimit) else { return nil }
+            let type = asset.outcome?.contentType ?? asset.entry?.contentType ?? "application/octet-stream"
+            return (bytes, type)
+        }
+    }
+
+    /// What one URL turned out to be, inspected once however many cards use it.
+    struct Inspection: Sendable {
+        var image: ImageInfo?
+        var pass: PassVerification?
+        var video: VideoProbe?
+        var tooLargeToInspect = false
+    }
+
+    /// Runs the whole check.
+    /// - Parameters:
+    ///   - inputs: campaign files (name as given, bytes).
+    ///   - progress: called as assets complete (from any thread).
+    public func run(
+        _ inputs: [(name: String, bytes: [UInt8])], progress: (@Sendable (ProgressSnapshot) -> Void)? = nil
+    ) async -> Outcome {
+        let resolved = ResolveJob(options: options.resolve).run(inputs)
+        let plan = AssetPlan.make(resolved.run.cards)
+
+        let downloads = plan.items.filter { $0.mode == .download }
+        let fetched = await retriever.retrieveAll(downloads.map(\.url), progress: progress)
+        var retrieved: [String: RetrievedAsset] = [:]
+        for asset in fetched { retrieved[asset.url] = asset }
+        let videos = await probeVideos(plan.items.filter { $0.mode == .video }.map(\.url))
+
+        var inspections: [String: Inspection] = [:]
+        for item in downloads {
+            guard let asset = retrieved[item.url], asset.isOK else { continue }
+            inspections[item.url] = inspect(item, asset)
+        }
+        for (url, probe) in videos { inspections[url, default: Inspection()].video = probe }
+
+        var cards: [CardCheck] = []
+        cards.reserveCapacity(resolved.run.cards.count)
+        for card in resolved.run.cards {
+            cards.append(check(card, retrieved: retrieved, inspections: inspections))
+        }
+        var passes: [PassCheck] = []
+        for item in downloads where item.roles.contains(.walletPass) {
+            if let verification = inspections[item.url]?.pass {
+                passes.append(PassCheck(url: item.url, verification: verification))
+            }
+        }
+
+        var report = CheckReport(
+            options: options.resolve, summary: CheckSummary(), inputFindings: resolved.run.inputFindings, cards: cards,
+            passes: passes)
+        report.summary = summarize(
+            report, messages: resolved.run.messagesRead, plan: plan, fetched: fetched, videos: videos)
+        return Outcome(
+            report: report, unusableInputs: resolved.unusableInputs, retrieved: retrieved,
+            bodyLimit: options.maxInspectBytes)
+    }
+
+    /// Probes every video URL, a few at a time.
+    func probeVideos(_ urls: [String]) async -> [String: VideoProbe] {
+        await withTaskGroup(of: VideoProbe.self) { group in
+            var results: [String: VideoProbe] = [:]
+            var next = 0
+            for _ in 0..<min(options.videoConcurrency, urls.count) {
+                let url = urls[next]
+                next += 1
+                group.addTask { await retriever.probeVideo(url) }
+            }
+            for await probe in group {
+                results[probe.url] = probe
+                if next < urls.count {
+                    let url = urls[next]
+                    next += 1
+                    group.addTask { await retriever.probeVideo(url) }
+                }
+            }
+            return results
+        }
+    }
+
+    /// Sniffs an image or verifies a pass from the fetched bytes.
+    func inspect(_ item: AssetPlan.Item, _ asset: RetrievedAsset) -> Inspection {
+        var inspection = Inspection()
+        guard let bytes = asset.body(limit: options.maxInspectBytes) else {
+            inspection.tooLargeToInspect = true
+            return inspection
+        }
+        let contentType = asset.outcome?.contentType ?? asset.entry?.contentType ?? ""
+        if item.roles.contains(.walletPass) {
+            var verification = passVerifier.verify(bytes: bytes, source: item.url)
+            if let finding = PassVerifier.checkContentType(contentType) { verification.findings.append(finding) }
+            inspection.pass = verification
+        }
+        if item.roles.contains(where: AssetRoles.isImage) {
+            inspection.image = ImageSniffer.inspect(bytes: bytes, contentType: contentType, limits: options.imageLimits)
+        }
+        return inspection
+    }
+
+    /// One card's assets and whether it renders broken.
+    func check(
+        _ card: ResolvedCard, retrieved: [String: RetrievedAsset], inspections: [String: Inspection]
+    ) -> CardCheck {
+        var assets: [AssetCheck] = []
+        var checkFindings: [Finding] = []
+        for reference in card.assets {
+            let needed = !card.degraded && AssetRoles.isNeeded(reference.role, renderedAs: card.resolved)
+            var asset = AssetCheck(
+                role: reference.role, index: reference.index, url: reference.fetchURL, status: .skipped, needed: needed)
+            if !reference.role.isLink {
+                fill(&asset, retrieved: retrieved[reference.fetchURL], inspection: inspections[reference.fetchURL])
+            }
+            if !needed {
+                // The card still renders without it: an unusable avatar, icon or poster is worth a warning only.
+                asset.findings = asset.findings.map { finding in
+                    var softened = finding
+                    if softened.severity == .error { softened.severity = .warning }
+                    return softened
+                }
+            } else if asset.status == .failed {
+                let what = AssetRoles.describe(reference.role, index: reference.index)
+                checkFindings.append(
+                    .error(
+                        "card.broken",
+                        "\(what) \(Redaction.redactURL(reference.fetchURL)) fails (\(CheckTextReport.why(asset))): "
+                            + "the \(card.resolved) card renders broken",
+                        path: reference.path))
+            }
+            assets.append(asset)
+        }
+        return CardCheck(card: card, assets: assets, checkFindings: checkFindings)
+    }
+
+    /// Copies fetch facts and inspection results into an asset check.
+    func fill(_ asset: inout AssetCheck, retrieved: RetrievedAsset?, inspection: Inspection?) {
+        if let video = inspection?.video {
+            asset.findings = video.findings
+            asset.format = video.isHLS ? "hls" : video.video?.format.rawValue
+            if let outcome = video.outcome { copy(outcome, into: &asset) }
+            asset.width = video.width
+            asset.height = video.height
+            asset.source = "network"
+            asset.status = video.findings.contains { $0.severity == .error } ? .failed : .ok
+            if asset.status == .failed, asset.failure == nil { asset.failure = "unplayable" }
+            return
+        }
+        guard let retrieved else { return }
+        asset.source = retrieved.source.rawValue
+        asset.findings = retrieved.findings
+        if let outcome = retrieved.outcome { copy(outcome, into: &asset) }
+        if let entry = retrieved.entry {
+            // The stored response describes the body (a revalidation's 304 carries no type or length).
+            asset.sha256 = entry.blob.sha256
+            asset.bytes = entry.blob.size
+            asset.contentType = entry.contentType ?? asset.contentType
+            asset.httpStatus = entry.httpStatus
+        }
+        guard retrieved.isOK else {
+            asset.status = .failed
+            if asset.failure == nil { asset.failure = retrieved.source == .missing ? "not-in-store" : "fetch" }
+            return
+        }
+        asset.status = .ok
+        if inspection?.tooLargeToInspect == true {
+            asset.findings.append(.info("asset.notInspected", "too large to inspect in memory"))
+        }
+        if AssetRoles.isImage(asset.role), let image = inspection?.image {
+            asset.format = image.format.rawValue
+            asset.width = image.width
+            asset.height = image.height
+            asset.findings += image.findings
+            if let ats = ImageSniffer.transportSecurity(url: asset.url) { asset.findings.append(ats) }
+            if !image.isDisplayable {
+                asset.status = .failed
+                asset.failure = image.format.isRasterImage ? "unreadable-image" : "not-an-image"
+            }
+        }
+        if asset.role == .walletPass, let pass = inspection?.pass {
+            asset.format = "pkpass"
+            if !pass.valid {
+                asset.status = .failed
+                asset.failure = "invalid-pass"
+                let codes = pass.findings.filter { $0.severity == .error }.map(\.code)
+                asset.findings.append(
+                    .error(
+                        "asset.passInvalid",
+                        "the pass is invalid (\(codes.prefix(5).joined(separator: ", "))"
+                            + "\(codes.count > 5 ? ", …" : "")): \"Add to Apple Wallet\" fails; see passes[]"))
+            }
+        }
+    }
+
+    func copy(_ outcome: FetchOutcome, into asset: inout AssetCheck) {
+        asset.failure = outcome.failure?.rawValue
+        asset.httpStatus = outcome.httpStatus
+        asset.contentType = outcome.contentType
+        asset.bytes = outcome.bytes ?? outcome.contentLength
+        asset.sha256 = outcome.sha256
+    }
+
+    func summarize(
+        _ report: CheckReport, messages: Int, plan: AssetPlan, fetched: [RetrievedAsset], videos: [String: VideoProbe]
+    ) -> CheckSummary {
+        var summary = CheckSummary()
+        summary.messages = messages
+        summary.cards = report.cards.count
+        summary.degraded = report.cards.filter(\.card.degraded).count
+        summary.broken = report.cards.filter(\.broken).count
+        let findings = report.allFindings
+        summary.errors = findings.count(.error)
+        summary.warnings = findings.count(.warning)
+        summary.assets = plan.items.filter { $0.mode != .skip }.count
+        summary.bytesFetched =
+            fetched.reduce(0) { $0 + ($1.source == .network ? $1.outcome?.bytes ?? 0 : 0) }
+            + videos.values.reduce(0) { $0 + ($1.outcome?.bytes ?? 0) }
+        var failedURLs = Set(fetched.filter { !$0.isOK }.map(\.url))
+        for (url, probe) in videos where probe.findings.contains(where: { $0.severity == .error }) {
+            failedURLs.insert(url)
+        }
+        for card in report.cards {
+            for asset in card.assets where asset.status == .failed { failedURLs.insert(asset.url) }
+        }
+        summary.assetsFailed = failedURLs.count
+        return summary
+    }
+}

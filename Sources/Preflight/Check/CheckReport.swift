@@ -1,0 +1,193 @@
+public import Findings
+public import InboxCards
+public import StrictJSON
+public import WalletPass
+
+/// One asset as one card uses it: what was fetched, what the inspection found, and whether the card needs it.
+public struct AssetCheck: Sendable, Hashable {
+    /// What happened to the asset.
+    public enum Status: String, Sendable, Hashable {
+        /// Fetched (or served from the store) and inspected without an error.
+        case ok
+        /// Unreachable, or its bytes are not what the card needs (not an image, invalid pass, unplayable video).
+        case failed
+        /// Not fetched: links are reported only.
+        case skipped
+    }
+
+    public var role: AssetReference.Role
+    public var index: Int?
+    /// The URL as in the input, secrets included: redact before printing (``json`` does).
+    public var url: String
+    public var status: Status
+    /// The fetch failure class (`http-status`, `timeout`, …) or the inspection's (`not-an-image`, `invalid-pass`, …).
+    public var failure: String?
+    public var httpStatus: Int?
+    public var contentType: String?
+    public var bytes: Int?
+    public var sha256: String?
+    public var width: Int?
+    public var height: Int?
+    /// What the bytes are: `png`, `jpeg`, `mp4`, `hls`, `pkpass`, …
+    public var format: String?
+    /// Where the bytes came from: `network`, `revalidated`, `store`, `memory`, `missing`.
+    public var source: String?
+    /// Whether the card renders broken when this asset fails (hero image, slides, video, pass) rather than
+    /// only earning a warning (avatar, icon, poster, wallet hero).
+    public var needed: Bool
+    public var findings: [Finding]
+
+    public init(
+        role: AssetReference.Role, index: Int?, url: String, status: Status, needed: Bool, findings: [Finding] = []
+    ) {
+        self.role = role
+        self.index = index
+        self.url = url
+        self.status = status
+        self.needed = needed
+        self.findings = findings
+    }
+
+    /// The asset in the report's key order (DESIGN.md "Report"), URL redacted.
+    public var json: JSONValue {
+        .object(
+            JSONObject([
+                ("role", .string(role.rawValue)), ("index", index.map(JSONValue.int) ?? .null),
+                ("url", .string(Redaction.redactURL(url))), ("status", .string(status.rawValue)),
+                ("failure", .optional(failure)), ("httpStatus", httpStatus.map(JSONValue.int) ?? .null),
+                ("contentType", .optional(contentType)), ("bytes", bytes.map(JSONValue.int) ?? .null),
+                ("sha256", .optional(sha256)), ("width", width.map(JSONValue.int) ?? .null),
+                ("height", height.map(JSONValue.int) ?? .null), ("format", .optional(format)),
+                ("source", .optional(source)), ("needed", .bool(needed)), ("findings", .array(findings.map(\.json))),
+            ]))
+    }
+}
+
+/// One card after its assets were checked.
+public struct CardCheck: Sendable, Hashable {
+    /// The resolved card (kind, degrade, card findings, asset references).
+    public var card: ResolvedCard
+    /// Its assets, in the card's order, links included (status `skipped`).
+    public var assets: [AssetCheck]
+    /// Findings the check adds to the card (`card.broken`, one per needed asset that fails).
+    public var checkFindings: [Finding]
+
+    public init(card: ResolvedCard, assets: [AssetCheck], checkFindings: [Finding]) {
+        self.card = card
+        self.assets = assets
+        self.checkFindings = checkFindings
+    }
+
+    /// The card renders as its kind but a needed asset fails (404, not an image, invalid pass, unplayable video).
+    /// A degraded card is never broken: it renders as classic.
+    public var broken: Bool { !card.degraded && assets.contains { $0.needed && $0.status == .failed } }
+
+    /// The card's own findings, then the check's.
+    public var findings: [Finding] { card.findings + checkFindings }
+
+    /// Every finding of the card and its assets.
+    public var allFindings: [Finding] { findings + assets.flatMap(\.findings) }
+
+    /// The card in the report's key order: the resolver's keys with `broken` after `sdkLog` and detailed assets.
+    public var json: JSONValue {
+        guard case .object(let resolved) = card.json else { return card.json }
+        var object = JSONObject()
+        for (key, value) in resolved {
+            switch key {
+            case "findings": object["findings"] = .array(findings.map(\.json))
+            case "assets": object["assets"] = .array(assets.map(\.json))
+            default: object[key] = value
+            }
+            if key == "sdkLog" { object["broken"] = .bool(broken) }
+        }
+        return .object(object)
+    }
+}
+
+/// A pass referenced by a wallet card, verified once however many cards use it.
+public struct PassCheck: Sendable, Hashable {
+    /// The pass URL as in the input, secrets included.
+    public var url: String
+    public var verification: PassVerification
+
+    public init(url: String, verification: PassVerification) {
+        self.url = url
+        self.verification = verification
+    }
+
+    /// `{"url", "valid", "summary", "signer", "findings"}` (as `pass verify --format json`).
+    public var json: JSONValue {
+        guard case .object(var object) = verification.json else { return verification.json }
+        var result = JSONObject([("url", .string(Redaction.redactURL(url)))])
+        object["url"] = nil
+        object["path"] = nil
+        for (key, value) in object { result[key] = value }
+        return .object(result)
+    }
+}
+
+/// Counts for the summary line and the report's `summary` object.
+public struct CheckSummary: Sendable, Hashable {
+    public var messages = 0
+    public var cards = 0
+    public var degraded = 0
+    public var broken = 0
+    public var errors = 0
+    public var warnings = 0
+    /// Distinct asset URLs fetched or probed (links excluded).
+    public var assets = 0
+    /// Body bytes received over the network in this run.
+    public var bytesFetched = 0
+    /// Distinct asset URLs that failed.
+    public var assetsFailed = 0
+
+    public init() {}
+
+    public var json: JSONValue {
+        .object(
+            JSONObject([
+                ("messages", .int(messages)), ("cards", .int(cards)), ("degraded", .int(degraded)),
+                ("broken", .int(broken)), ("errors", .int(errors)), ("warnings", .int(warnings)),
+                ("assets", .int(assets)), ("assetsFailed", .int(assetsFailed)), ("bytesFetched", .int(bytesFetched)),
+            ]))
+    }
+}
+
+/// The result of `inbox-assets check`: the versioned report every format renders.
+public struct CheckReport: Sendable, Hashable {
+    /// Bumped only when a field changes meaning or disappears; new fields may be added.
+    public static let schemaVersion = 1
+
+    public var options: ResolveOptions
+    public var summary: CheckSummary
+    /// Findings about inputs and messages that produce no card.
+    public var inputFindings: [SourcedFinding]
+    public var cards: [CardCheck]
+    public var passes: [PassCheck]
+
+    public init(
+        options: ResolveOptions, summary: CheckSummary, inputFindings: [SourcedFinding], cards: [CardCheck],
+        passes: [PassCheck]
+    ) {
+        self.options = options
+        self.summary = summary
+        self.inputFindings = inputFindings
+        self.cards = cards
+        self.passes = passes
+    }
+
+    /// Every finding that counts towards `--fail-on`: inputs, cards, their assets and passes.
+    public var allFindings: [Finding] {
+        inputFindings.map(\.finding) + cards.flatMap(\.allFindings) + passes.flatMap(\.verification.findings)
+    }
+
+    /// `{"schemaVersion":1,"summary":{…},"findings":[…],"cards":[…],"passes":[…]}`.
+    public var json: JSONValue {
+        .object(
+            JSONObject([
+                ("schemaVersion", .int(Self.schemaVersion)), ("summary", summary.json),
+                ("findings", .array(inputFindings.map(\.json))), ("cards", .array(cards.map(\.json))),
+                ("passes", .array(passes.map(\.json))),
+            ]))
+    }
+}

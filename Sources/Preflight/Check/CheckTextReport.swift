@@ -1,0 +1,114 @@
+import Findings
+import InboxCards
+
+/// The human report of `inbox-assets check`: a table of cards (kind, status, reason), then per card with
+/// findings: its findings, the SDK's WARN line when it degrades, and each asset that failed or has findings;
+/// then the passes, the inputs, and a summary.
+public enum CheckTextReport {
+    public static func render(_ report: CheckReport, style: TextStyle) -> String {
+        let summary = report.summary
+        let profiles = report.options.profiles.map(\.rawValue).joined(separator: ", ")
+        let platforms = report.options.platforms.map(\.rawValue).joined(separator: ", ")
+        var text = style.bold("inbox-assets check") + " — \(plural(summary.messages, "message")), "
+        text +=
+            "\(plural(summary.cards, "card")), \(plural(summary.assets, "asset")) (SDK \(profiles); \(platforms))\n\n"
+
+        if !report.cards.isEmpty {
+            var table = TextTable(header: ["CARD", "SDK", "PLATFORM", "LANG", "KIND", "STATUS", "REASON"])
+            for check in report.cards {
+                let card = check.card
+                let kind = card.requested == card.resolved ? "\(card.resolved)" : "\(card.requested) → \(card.resolved)"
+                let (status, tone, reason): (String, Tone, String)
+                if card.degraded {
+                    (status, tone, reason) = ("DEGRADED", .yellow, card.degradeReason ?? "")
+                } else if check.broken {
+                    let failing = check.assets.filter { $0.needed && $0.status == .failed }
+                    let first = failing.first.map { AssetRoles.describe($0.role, index: $0.index) + ": " + why($0) }
+                    (status, tone, reason) = (
+                        "BROKEN", .red, (first ?? "") + (failing.count > 1 ? " (+\(failing.count - 1))" : "")
+                    )
+                } else {
+                    (status, tone, reason) = ("ok", .green, card.forced ? "forced" : "")
+                }
+                table.append(
+                    [
+                        card.id, card.sdk?.rawValue ?? "-", card.platform.rawValue, card.language ?? "-", kind, status,
+                        reason,
+                    ],
+                    tones: [.plain, .plain, .plain, .plain, .plain, tone, tone])
+            }
+            text += table.render(style) + "\n"
+        }
+
+        let noteworthy = report.cards.filter { !$0.allFindings.isEmpty }
+        if !noteworthy.isEmpty {
+            text += style.bold("Findings") + "\n"
+            for check in noteworthy {
+                let card = check.card
+                let target = [card.sdk?.rawValue, card.platform.rawValue, card.language].compactMap { $0 }
+                let mark = card.degraded ? " DEGRADED" : check.broken ? " BROKEN" : ""
+                text += "  \(card.id) [\(target.joined(separator: " "))]\(mark)\n"
+                for finding in check.findings { text += "    " + ResolveTextReport.line(finding, style: style) + "\n" }
+                if let log = card.sdkLog { text += "    " + style.dim("SDK log: \(log)") + "\n" }
+                for asset in check.assets where asset.status == .failed || !asset.findings.isEmpty {
+                    text +=
+                        "    \(AssetRoles.describe(asset.role, index: asset.index)) \(Redaction.redactURL(asset.url))"
+                    text += " — " + assetFacts(asset) + "\n"
+                    for finding in asset.findings {
+                        text += "      " + ResolveTextReport.line(finding, style: style) + "\n"
+                    }
+                }
+            }
+            text += "\n"
+        }
+        if !report.passes.isEmpty {
+            text += style.bold("Passes") + "\n"
+            for pass in report.passes {
+                let verdict = pass.verification.valid ? style.green("valid") : style.red("INVALID")
+                text += "  \(Redaction.redactURL(pass.url)): \(verdict)\n"
+                for finding in pass.verification.findings where finding.severity != .info {
+                    text += "    " + ResolveTextReport.line(finding, style: style) + "\n"
+                }
+            }
+            text += "\n"
+        }
+        if !report.inputFindings.isEmpty {
+            text += style.bold("Inputs") + "\n"
+            for sourced in report.inputFindings {
+                text += "  \(sourced.source)\n    " + ResolveTextReport.line(sourced.finding, style: style) + "\n"
+            }
+            text += "\n"
+        }
+        var table = TextTable(header: ["SUMMARY", ""])
+        table.append(["cards", "\(summary.cards)"])
+        table.append(
+            ["degraded to classic", "\(summary.degraded)"], tones: [.plain, summary.degraded > 0 ? .yellow : .plain])
+        table.append(["broken", "\(summary.broken)"], tones: [.plain, summary.broken > 0 ? .red : .plain])
+        table.append(["errors", "\(summary.errors)"], tones: [.plain, summary.errors > 0 ? .red : .plain])
+        table.append(["warnings", "\(summary.warnings)"])
+        table.append(["assets (failed)", "\(summary.assets) (\(summary.assetsFailed))"])
+        table.append(["bytes fetched", ByteCount.format(summary.bytesFetched)])
+        return text + table.render(style)
+    }
+
+    /// `HTTP 404`, `not an image`, … — why an asset failed, for the table.
+    static func why(_ asset: AssetCheck) -> String {
+        if let status = asset.httpStatus, asset.failure == "http-status" { return "HTTP \(status)" }
+        return asset.failure ?? asset.findings.first(where: { $0.severity == .error })?.code ?? "failed"
+    }
+
+    /// `ok 200 image/png 12.3 KiB 640×480 png (store)` / `failed http-status 404`.
+    static func assetFacts(_ asset: AssetCheck) -> String {
+        var parts = [asset.status.rawValue]
+        if let failure = asset.failure { parts.append(failure) }
+        if let status = asset.httpStatus { parts.append(String(status)) }
+        if let type = asset.contentType { parts.append(type) }
+        if let bytes = asset.bytes { parts.append(ByteCount.format(bytes)) }
+        if let width = asset.width, let height = asset.height { parts.append("\(width)×\(height)") }
+        if let format = asset.format { parts.append(format) }
+        if let source = asset.source, source != "network" { parts.append("(\(source))") }
+        return parts.joined(separator: " ")
+    }
+
+    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+}

@@ -1,0 +1,96 @@
+import ArgumentKit
+import AssetStore
+import Foundation
+import InboxCards
+import Preflight
+import WalletPass
+
+/// `inbox-assets check`: the main job — which cards degrade to classic, which render broken, and why.
+enum CheckCommand {
+    static let command = Command(
+        "check",
+        abstract:
+            "Pre-flight a campaign: resolve cards, fetch and inspect every asset, report degraded and broken cards.",
+        discussion: """
+            Resolves every message (as resolve does), fetches each distinct asset URL once (images and passes are
+            downloaded into the store and revalidated on later runs; videos are probed: a byte-range request, or
+            the HLS playlists and their first segments), inspects the bytes (image format and size, pass
+            signature and chain, video container) and reports per card whether it degrades to classic or renders
+            broken. Exit codes as for resolve: 1 when a finding is at or above --fail-on.
+            """,
+        arguments: [
+            Positional(
+                "inputs", help: "Campaign files (createMessage, feed dump, push payloads); - reads standard input.",
+                repeating: true)
+        ],
+        options: [
+            .value("format", help: "Output format.", default: "text", choices: ["text", "json", "junit", "html"]),
+            .value("output", "file", short: "o", help: "Write the report to this file instead of standard output."),
+            CommandTable.failOn,
+            .value(
+                "sdk", help: "InboxKit SDK profile to model; all = one card per profile.", default: "7.2",
+                choices: ["7.0", "7.1", "7.2", "all"]),
+            .value(
+                "platform", help: "Platform(s) to resolve for.", default: "ios", choices: ["ios", "android", "all"]),
+            StoreCommand.storeOption,
+            .flag("no-store", help: "Fetch into memory only; read and write no store."),
+            .flag("offline", help: "Use only what the store holds; report what is missing. No network."),
+            PassCommand.trust,
+            NetworkOptions.quiet,
+        ] + NetworkOptions.options)
+
+    static func run(_ invocation: Invocation) async throws -> Int32 {
+        if invocation.flag("no-store") && invocation.value("store") != nil {
+            throw invocation.usageError("--store and --no-store cannot be used together")
+        }
+        if invocation.flag("no-store") && invocation.flag("offline") {
+            throw invocation.usageError("--offline needs the store; it cannot be used with --no-store")
+        }
+        let resolveOptions = ResolveCommand.resolveOptions(invocation)
+        let (inputs, unreadable) = try ResolveCommand.readInputs(invocation)
+
+        let store: AssetStore?
+        do {
+            store = invocation.flag("no-store") ? nil : try AssetStore(directory: invocation.value("store"))
+        } catch {
+            throw CommandFailure(message: "cannot open the store: \(error)", status: ExitCode.invalidInput)
+        }
+        let verifier: PassVerifier
+        do {
+            verifier = try PassVerifier(extraTrustFiles: invocation.values("trust"))
+        } catch {
+            throw CommandFailure(message: "\(error)", status: ExitCode.invalidInput)
+        }
+        let engine = try NetworkOptions.engine(invocation)
+        let retriever = AssetRetriever(fetcher: engine, store: store, offline: invocation.flag("offline"))
+        let pipeline = CheckPipeline(
+            options: CheckOptions(resolve: resolveOptions), retriever: retriever, passVerifier: verifier)
+        let progress = ProgressLine(label: "assets", quiet: invocation.flag("quiet"))
+        var outcome = await pipeline.run(inputs) { snapshot in
+            progress.update(done: snapshot.done, total: snapshot.total, bytes: snapshot.bytes, failed: snapshot.failed)
+        }
+        await engine.shutdown()
+        progress.finish()
+        outcome.report.inputFindings += unreadable.map(\.finding)
+
+        let rendered: String
+        switch invocation.value("format") {
+        case "json": rendered = outcome.report.json.serialized(pretty: true) + "\n"
+        case "junit": rendered = JUnitReport.render(outcome.report)
+        case "html": rendered = HTMLReport.render(outcome.report, image: outcome.body(for:))
+        default:
+            let color = invocation.value("output") == nil && Console.stdoutWantsColor
+            rendered = CheckTextReport.render(outcome.report, style: TextStyle(color: color))
+        }
+        if let path = invocation.value("output") {
+            guard FileManager.default.createFile(atPath: path, contents: Data(rendered.utf8)) else {
+                throw CommandFailure(message: "cannot write '\(path)'", status: ExitCode.invalidInput)
+            }
+        } else {
+            Console.out(rendered)
+        }
+        return ResolveCommand.exitCode(
+            invocation, unreadable: unreadable, unusable: outcome.unusableInputs, findings: outcome.report.allFindings,
+            degraded: outcome.report.summary.degraded)
+    }
+}

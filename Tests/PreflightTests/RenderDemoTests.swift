@@ -1,0 +1,65 @@
+import FixtureServer
+import Foundation
+import HTTPFetch
+import Preflight
+import StrictJSON
+import Testing
+import WalletPass
+
+/// The real pipeline on the demo campaign against the loopback fixture server, rendered in every format this
+/// module owns: the JSON validates against the schema, the JUnit XML parses with one failure per error, the HTML
+/// embeds the fetched images, names every card and leaks no secret, and Chromium draws it.
+@Suite(.serialized)
+struct RenderDemoTests {
+    static func demoOutcome() async throws -> CheckPipeline.Outcome {
+        let root = RenderFixtures.root
+        let server = try FixtureServer(root: "\(root)/Fixtures/www")
+        defer { server.stop() }
+        let port = try #require(server.httpsPort)
+        let network = FetchOptions(
+            retries: 0, connectTo: ["cdn.example.com:443:127.0.0.1:\(port)"], caFile: server.caFilePath)
+        let engine = try FetchEngine(options: network)
+        let pipeline = CheckPipeline(
+            options: CheckOptions(), retriever: AssetRetriever(fetcher: engine, store: nil),
+            passVerifier: try PassVerifier())
+        let bytes = RenderFixtures.readFile("\(root)/Fixtures/campaigns/demo.json")
+        let outcome = await pipeline.run([(name: "demo.json", bytes: bytes)])
+        await engine.shutdown()
+        return outcome
+    }
+
+    @Test func demoReportInEveryFormat() async throws {
+        let outcome = try await Self.demoOutcome()
+        let report = outcome.report
+        #expect(report.summary.broken > 0 && report.summary.degraded > 0)
+
+        let validator = try #require(SchemaTests.validator)
+        #expect(validator.validate(try JSON.parse(report.json.serialized())) == [])
+
+        let root = try #require(XMLTree.parse(JUnitReport.render(report)))
+        let errors = report.allFindings.filter { $0.severity == .error }.map(\.code).sorted()
+        #expect(root.all("failure").compactMap { $0.attributes["type"] }.sorted() == errors)
+
+        var asked = 0
+        let html = HTMLReport.render(report) { url in
+            asked += 1
+            return outcome.body(for: url)
+        }
+        #expect(asked > 0)
+        #expect(html.contains(";base64,"))
+        #expect(RenderHTMLTests.values(of: "data-card-id", in: html).count == report.cards.count)
+        // demo.json's `auth` and its `?token=` values (a pass URL and a button URL).
+        let outputs = [html, JUnitReport.render(report), report.json.serialized()]
+        for secret in ["DEMO-API-TOKEN", "b7f3c9e1a2d4", "9c2f1e"] {
+            #expect(outputs.allSatisfy { !$0.contains(secret) }, "\(secret) leaked")
+        }
+
+        guard Chromium.path != nil else { return }  // the DOM check below needs the browser (see RenderChromiumTests)
+        let dom = try RenderChromiumTests.withTemporaryDirectory { directory in
+            let page = directory.appendingPathComponent("demo.html")
+            try html.write(to: page, atomically: true, encoding: .utf8)
+            return String(decoding: try Chromium.run(["--dump-dom"], page: page, in: directory), as: UTF8.self)
+        }
+        #expect(dom.components(separatedBy: "<article ").count - 1 == report.cards.count)
+    }
+}

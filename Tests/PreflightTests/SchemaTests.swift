@@ -1,0 +1,190 @@
+import Findings
+import Foundation
+import InboxCards
+import Preflight
+import StrictJSON
+import Testing
+
+/// `docs/report.schema.json` against real `CheckReport.json` outputs, and deliberately broken documents.
+struct SchemaTests {
+    static let schema: JSONValue? = try? JSON.parse(
+        RenderFixtures.readFile("\(RenderFixtures.root)/docs/report.schema.json"))
+    static var validator: SchemaValidator? { schema.map(SchemaValidator.init(root:)) }
+
+    /// The report as the CLI prints it: serialized, then parsed back (what a consumer validates).
+    static func printed(_ report: CheckReport) throws -> JSONValue {
+        try JSON.parse(report.json.serialized(pretty: true))
+    }
+
+    @Test func schemaUsesOnlyCheckedKeywordsAndResolvableRefs() throws {
+        let validator = try #require(Self.validator, "docs/report.schema.json is missing or not JSON")
+        #expect(validator.lint() == [])
+        #expect(validator.root["$schema"] == "https://json-schema.org/draft/2020-12/schema")
+    }
+
+    /// Reports the pipeline produces, from every corner of the model.
+    enum Sample: String, CaseIterable, CustomTestStringConvertible {
+        case everyKindWithFailuresAndPasses
+        case everyProfileAndPlatform
+        case forcedKind
+        case perLanguageFeedMessages
+        case empty
+
+        var testDescription: String { rawValue }
+
+        var report: CheckReport {
+            switch self {
+            case .everyKindWithFailuresAndPasses: RenderFixtures.report()
+            case .everyProfileAndPlatform:
+                RenderFixtures.report(
+                    options: ResolveOptions(profiles: SDKProfile.allCases, platforms: Platform.allCases))
+            case .forcedKind: RenderFixtures.report(options: ResolveOptions(forceKind: .carousel))
+            case .perLanguageFeedMessages:
+                RenderFixtures.report(
+                    """
+                    [{"ios_title": {"en": "Hi", "de": "Hallo"}, "content": {"en": "a", "de": "b"}, "inbox_days": 1,
+                      "inbox_image": "https://c.example/x.png?token=T"},
+                     {"inbox_id": "abc", "title": "Feed", "text": "msg", "image": "https://c.example/y.png",
+                      "action_params": "{\\"displayType\\": \\"classic\\"}"},
+                     not json
+                    ]
+                    """, passes: [])
+            case .empty:
+                CheckReport(
+                    options: ResolveOptions(), summary: CheckSummary(), inputFindings: [], cards: [], passes: [])
+            }
+        }
+    }
+
+    @Test(arguments: Sample.allCases)
+    func realReportsAreValid(sample: Sample) throws {
+        let validator = try #require(Self.validator)
+        let report = sample.report
+        #expect(validator.validate(try Self.printed(report)) == [])
+        #expect(validator.validate(report.json) == [])
+    }
+
+    /// The samples really do reach the nullable and optional corners the schema describes.
+    @Test func samplesCoverTheSchemasCorners() throws {
+        let json = try Self.printed(Sample.everyKindWithFailuresAndPasses.report).serialized()
+        for needle in [
+            "\"signer\":{", "\"signer\":null", "\"summary\":{\"style\"", "\"payload\":{", "\"action\":\"openURL\"",
+            "\"status\":\"failed\"", "\"status\":\"skipped\"", "\"httpStatus\":404", "\"index\":null", "\"index\":1",
+        ] {
+            #expect(json.contains(needle), "no sample has \(needle)")
+        }
+        let all = try Self.printed(Sample.everyProfileAndPlatform.report).serialized()
+        #expect(all.contains("\"sdk\":null") && all.contains("\"sdk\":\"7.0\""))
+    }
+
+    /// One change that makes a valid report invalid, and the path and reason the validator must name.
+    struct Breakage: Sendable, CustomTestStringConvertible {
+        var name: String
+        var path: [String]
+        var value: JSONValue?  // nil removes the key
+        var expected: String
+
+        var testDescription: String { name }
+    }
+
+    static let breakages: [Breakage] = [
+        Breakage(
+            name: "no schemaVersion", path: ["schemaVersion"], value: nil, expected: "$: required key schemaVersion"),
+        Breakage(name: "schemaVersion 2", path: ["schemaVersion"], value: 2, expected: "$.schemaVersion: 2 is not 1"),
+        Breakage(
+            name: "negative count", path: ["summary", "cards"], value: -1,
+            expected: "$.summary.cards: -1 is less than 0"),
+        Breakage(
+            name: "count as string", path: ["summary", "errors"], value: "3",
+            expected: "$.summary.errors: string is not integer"),
+        Breakage(
+            name: "fractional count", path: ["summary", "bytesFetched"], value: 1.5,
+            expected: "$.summary.bytesFetched: number is not integer"),
+        Breakage(
+            name: "unknown summary key", path: ["summary", "skipped"], value: 0,
+            expected: "$.summary: key skipped is not allowed"),
+        Breakage(
+            name: "unknown kind", path: ["cards", "0", "resolved"], value: "fancy",
+            expected: "$.cards[0].resolved: \"fancy\" is not one of"),
+        Breakage(
+            name: "unknown platform", path: ["cards", "0", "platform"], value: "web",
+            expected: "$.cards[0].platform: \"web\" is not one of"),
+        Breakage(
+            name: "degraded as string", path: ["cards", "0", "degraded"], value: "false",
+            expected: "$.cards[0].degraded: string is not boolean"),
+        Breakage(
+            name: "card without broken", path: ["cards", "1", "broken"], value: nil,
+            expected: "$.cards[1]: required key broken is missing"),
+        Breakage(
+            name: "unknown asset status", path: ["cards", "0", "assets", "0", "status"], value: "gone",
+            expected: "$.cards[0].assets[0].status: \"gone\" is not one of"),
+        Breakage(
+            name: "unknown asset role", path: ["cards", "0", "assets", "0", "role"], value: "logo",
+            expected: "$.cards[0].assets[0].role: \"logo\" is not one of"),
+        Breakage(
+            name: "httpStatus as string", path: ["cards", "0", "assets", "0", "httpStatus"], value: "200",
+            expected: "$.cards[0].assets[0].httpStatus: string is not integer or null"),
+        Breakage(
+            name: "unknown severity", path: ["cards", "6", "findings", "0", "severity"], value: "fatal",
+            expected: "$.cards[6].findings[0].severity: \"fatal\" is not one of"),
+        Breakage(
+            name: "finding without path", path: ["cards", "6", "findings", "0", "path"], value: nil,
+            expected: "$.cards[6].findings[0]: required key path is missing"),
+        Breakage(
+            name: "input finding without source", path: ["findings", "0", "source"], value: nil,
+            expected: "$.findings[0]: required key source is missing"),
+        Breakage(
+            name: "unknown button action", path: ["cards", "1", "buttons", "0", "action"], value: "open",
+            expected: "$.cards[1].buttons[0].action: \"open\" is not one of"),
+        Breakage(
+            name: "signer as string", path: ["passes", "0", "signer"], value: "Apple",
+            expected: "$.passes[0].signer: string is not object or null"),
+        Breakage(
+            name: "signer without subject", path: ["passes", "0", "signer", "subject"], value: nil,
+            expected: "$.passes[0].signer: required key subject is missing"),
+        Breakage(
+            name: "cards as object", path: ["cards"], value: .object(JSONObject()),
+            expected: "$.cards: object is not array"),
+    ]
+
+    @Test(arguments: breakages)
+    func brokenDocumentsFail(breakage: Breakage) throws {
+        let validator = try #require(Self.validator)
+        let valid = try Self.printed(Sample.everyKindWithFailuresAndPasses.report)
+        let broken = try #require(
+            valid.setting(breakage.path[...], to: breakage.value), "no \(breakage.path) in the report")
+        let errors = validator.validate(broken)
+        #expect(errors.contains { $0.hasPrefix(breakage.expected) }, "\(errors)")
+    }
+
+    @Test func aDocumentThatIsNotAnObjectFails() throws {
+        let validator = try #require(Self.validator)
+        #expect(validator.validate(.array([])) == ["$: array is not object"])
+        #expect(validator.validate(.null) == ["$: null is not object"])
+    }
+}
+
+extension JSONValue {
+    /// A copy with the value at `path` (object keys, or array indexes as decimal strings) replaced, or removed
+    /// when `value` is nil; `nil` when the path does not lead anywhere.
+    func setting(_ path: ArraySlice<String>, to value: JSONValue?) -> JSONValue? {
+        guard let key = path.first else { return value }
+        switch self {
+        case .object(var object):
+            if path.count == 1 {
+                object[key] = value
+                return .object(object)
+            }
+            guard let child = object[key], let changed = child.setting(path.dropFirst(), to: value) else { return nil }
+            object[key] = changed
+            return .object(object)
+        case .array(var elements):
+            guard let index = Int(key), elements.indices.contains(index),
+                let changed = elements[index].setting(path.dropFirst(), to: value)
+            else { return nil }
+            elements[index] = changed
+            return .array(elements)
+        default: return nil
+        }
+    }
+}
