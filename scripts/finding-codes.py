@@ -24,6 +24,14 @@ for doc, case in re.findall(r'((?:[ \t]*///[^\n]*\n)+)[ \t]*case (\w+)', kinds):
     meaning = " ".join(line.strip()[3:].strip() for line in doc.strip().splitlines())
     families.setdefault("store", []).append((f"store.{case}", meaning))
 
+# The engine's fetch failures: `asset.<case>` (FetchFailure.findingCode), one per failure class.
+fetch = open(os.path.join(root, "Sources", "HTTPFetch", "Model", "FetchOutcome.swift"), encoding="utf-8").read()
+failures = fetch[fetch.index("public enum FetchFailure"):]
+failures = failures[:failures.index("public var findingCode")]
+for doc, case in re.findall(r'((?:[ \t]*///[^\n]*\n)+)[ \t]*case (\w+)', failures):
+    meaning = " ".join(line.strip()[3:].strip() for line in doc.strip().splitlines())
+    families.setdefault("asset", []).append((f"asset.{case}", meaning + " (error on a needed asset, else warning)"))
+
 out = ["# Finding codes", "",
        "Generated from the sources by `make docs` (scripts/finding-codes.py). Codes are stable API: grep and",
        "suppress them. The severity is named in each meaning.", ""]

@@ -20,6 +20,14 @@ struct FindingCodeDocsTests {
                 codes.append(String(line[line.index(after: open)..<close]))
             }
         }
+        // The engine's failure classes become `asset.<case>` codes (FetchFailure.findingCode).
+        let fetch = try String(contentsOfFile: root + "/Sources/HTTPFetch/Model/FetchOutcome.swift", encoding: .utf8)
+        let failures = fetch.components(separatedBy: "public var findingCode")[0]
+        for line in failures.split(separator: "\n") where line.hasPrefix("    case ") {
+            let name = line.dropFirst("    case ".count).prefix { $0.isLetter }
+            codes.append("asset.\(name)")
+        }
+        #expect(codes.contains("asset.httpStatus") && codes.contains("asset.tooManyRedirects"))
         #expect(codes.count > 150)
         for code in codes {
             #expect(docs.contains("| `\(code)` |"), "\(code) is not in docs/finding-codes.md: run make docs")

@@ -182,7 +182,7 @@ public struct CheckPipeline: Sendable {
                 let what = AssetRoles.describe(reference.role, index: reference.index)
                 checkFindings.append(
                     .error(
-                        "card.broken",
+                        AssetFindingCode.cardBroken,
                         "\(what) \(Redaction.redactURL(reference.fetchURL)) fails (\(CheckTextReport.why(asset))): "
                             + "the \(card.resolved) card renders broken",
                         path: reference.path))
@@ -223,7 +223,7 @@ public struct CheckPipeline: Sendable {
         }
         asset.status = .ok
         if inspection?.tooLargeToInspect == true {
-            asset.findings.append(.info("asset.notInspected", "too large to inspect in memory"))
+            asset.findings.append(.info(AssetFindingCode.notInspected, "too large to inspect in memory"))
         }
         if AssetRoles.isImage(asset.role), let image = inspection?.image {
             asset.format = image.format.rawValue
@@ -244,7 +244,7 @@ public struct CheckPipeline: Sendable {
                 let codes = pass.findings.filter { $0.severity == .error }.map(\.code)
                 asset.findings.append(
                     .error(
-                        "asset.passInvalid",
+                        AssetFindingCode.passInvalid,
                         "the pass is invalid (\(codes.prefix(5).joined(separator: ", "))"
                             + "\(codes.count > 5 ? ", …" : "")): \"Add to Apple Wallet\" fails; see passes[]"))
             }

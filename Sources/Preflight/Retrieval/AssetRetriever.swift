@@ -66,7 +66,8 @@ public final class AssetRetriever: Sendable {
             if offline {
                 return RetrievedAsset(
                     url: url, source: .missing,
-                    findings: [.error(RetrievalCode.notInStore, "\(Redaction.redactURL(url)): offline and no store")])
+                    findings: [.error(AssetFindingCode.notInStore, "\(Redaction.redactURL(url)): offline and no store")]
+                )
             }
             return await fetchIntoMemory(url)
         }
@@ -107,7 +108,7 @@ public final class AssetRetriever: Sendable {
                         url: url, source: .missing,
                         findings: [
                             .error(
-                                RetrievalCode.storeMissing,
+                                AssetFindingCode.storeMissing,
                                 "the stored body of \(Redaction.redactURL(url)) is missing; fetch it again")
                         ])
                 }
@@ -116,7 +117,7 @@ public final class AssetRetriever: Sendable {
                 // Repaired by the fetch below: worth knowing (a failing disk?), not a failure of the asset.
                 findings.append(
                     .warning(
-                        RetrievalCode.storeDamaged,
+                        AssetFindingCode.storeDamaged,
                         "the stored copy of \(Redaction.redactURL(url)) was damaged (removed; fetched again)",
                         path: damage.path))
             }
@@ -125,7 +126,8 @@ public final class AssetRetriever: Sendable {
                 url: url, source: .missing,
                 findings: [
                     .error(
-                        RetrievalCode.notInStore, "\(Redaction.redactURL(url)) is not in the store; prefetch it first")
+                        AssetFindingCode.notInStore,
+                        "\(Redaction.redactURL(url)) is not in the store; prefetch it first")
                 ])
         }
         return await fetchIntoStore(url, store: store, validators: Validators(), stored: nil, findings: findings)
@@ -210,14 +212,14 @@ public final class AssetRetriever: Sendable {
             guard blob.size <= memoryLimit, case .intact(let bytes)? = try? store.read(blob) else {
                 findings.append(
                     .error(
-                        RetrievalCode.noStore,
+                        AssetFindingCode.noStore,
                         "\(shown) is served with Cache-Control: no-store and is larger than the \(memoryLimit)-byte "
                             + "memory limit; it cannot be kept"))
                 return RetrievedAsset(url: url, source: .missing, outcome: outcome, findings: findings)
             }
             findings.append(
                 .warning(
-                    RetrievalCode.noStore,
+                    AssetFindingCode.noStore,
                     "\(shown) is served with Cache-Control: no-store: used for this run only, not stored, so it will "
                         + "not be available offline"))
             return RetrievedAsset(url: url, source: .memory, outcome: outcome, findings: findings, memory: bytes)
@@ -248,7 +250,8 @@ public final class AssetRetriever: Sendable {
         RetrievedAsset(
             url: url, source: .missing, outcome: outcome,
             findings: [
-                .error(RetrievalCode.storeFailed, "\(Redaction.redactURL(url)) could not be stored: \(error.message)")
+                .error(
+                    AssetFindingCode.storeFailed, "\(Redaction.redactURL(url)) could not be stored: \(error.message)")
             ], storeError: error)
     }
 }

@@ -3,23 +3,6 @@ public import Findings
 public import HTTPFetch
 public import StrictJSON
 
-/// The stable `asset.*` codes retrieval adds to the engine's failure codes (``FetchFailure/findingCode``:
-/// `asset.httpStatus`, `asset.timeout`, …). People grep and suppress these; never rename one.
-public enum RetrievalCode {
-    /// Offline, and the store has no entry for the URL (error). Same code as ``MissingAsset``'s.
-    public static let notInStore = "asset.notInStore"
-    /// The stored body failed its size or hash check; it was removed, and fetched again when online
-    /// (warning when fetched again, error offline). Same code as ``BlobDamage/finding``.
-    public static let storeDamaged = "asset.storeDamaged"
-    /// Offline, and the entry's stored body is gone (error). Same code as ``MissingAsset``'s.
-    public static let storeMissing = "asset.storeMissing"
-    /// The store could not be read or written: full disk, read-only directory, I/O error (error).
-    public static let storeFailed = "asset.storeFailed"
-    /// The server sent `Cache-Control: no-store`: the body was used for this run only and will not be there
-    /// offline or for an export (warning).
-    public static let noStore = "asset.noStore"
-}
-
 /// Progress of ``AssetRetriever/retrieveAll(_:progress:)``, for a progress line.
 public struct ProgressSnapshot: Sendable, Hashable {
     /// URLs finished.

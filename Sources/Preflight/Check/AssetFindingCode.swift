@@ -1,0 +1,25 @@
+/// The `asset.*` codes the pipeline adds (the engine's own fetch failures are ``FetchFailure/findingCode``:
+/// `asset.httpStatus`, `asset.timeout`, …), and `card.broken`, which the check adds to a card.
+public enum AssetFindingCode {
+    /// A needed asset fails (hero image, carousel slide, video, pass): the card renders as its kind but broken
+    /// (error).
+    public static let cardBroken = "card.broken"
+    /// The wallet card's pass is invalid: "Add to Apple Wallet" fails; the pass's own findings are in `passes`
+    /// (error).
+    public static let passInvalid = "asset.passInvalid"
+    /// The body is larger than the inspection limit, so its content was not inspected (info).
+    public static let notInspected = "asset.notInspected"
+
+    /// Offline, and the store has no entry for the URL (error). Same code as ``MissingAsset``'s.
+    public static let notInStore = "asset.notInStore"
+    /// The stored body failed its size or hash check; it was removed, and fetched again when online
+    /// (warning when fetched again, error offline). Same code as ``BlobDamage/finding``.
+    public static let storeDamaged = "asset.storeDamaged"
+    /// Offline, and the entry's stored body is gone (error). Same code as ``MissingAsset``'s.
+    public static let storeMissing = "asset.storeMissing"
+    /// The store could not be read or written: full disk, read-only directory, I/O error (error).
+    public static let storeFailed = "asset.storeFailed"
+    /// The server sent `Cache-Control: no-store`: the body was used for this run only and will not be there
+    /// offline or for an export (warning).
+    public static let noStore = "asset.noStore"
+}
