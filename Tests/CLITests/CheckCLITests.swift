@@ -101,6 +101,33 @@ import Testing
         #expect(strict.status == 1, "broken cards are errors: --fail-on error fails")
     }
 
+    @Test func unplayableVideosBreakTheVideoCard() throws {
+        let env = try Environment()
+        let cases: [(route: String, code: String)] = [
+            ("/video/missing.mp4", "video.httpStatus"),
+            ("/video/hls/loop.m3u8", "video.hls.loop"),
+            ("/head-status/405/inbox/summer-sale.png", "video.notVideo"),
+        ]
+        let notifications = cases.map {
+            #"{"ios_title": "t", "content": "b", "inbox_days": 1, "data": {"displayType": "video", "video": {"url": "\#(Self.cdn)\#($0.route)"}}}"#
+        }.joined(separator: ",")
+        let (_, report) = try env.json(Self.campaign(notifications))
+        let cards = try #require(report["cards"]?.arrayValue)
+        for (card, testCase) in zip(cards, cases) {
+            let video = try #require(card["assets"]?[0])
+            let codes = video["findings"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
+            #expect(codes.contains(testCase.code), "\(testCase.route): \(codes)")
+            #expect(card["broken"] == .bool(video["status"] == "failed"), "\(testCase.route)")
+        }
+        #expect(cards[0]["broken"] == true)
+        #expect(cards[2]["broken"] == true, "an image is not a video")
+        let fine =
+            #"{"ios_title": "t", "content": "b", "inbox_days": 1, "data": {"displayType": "video", "video": {"url": "\#(Self.cdn)/video/clip.mp4"}}}"#
+        let (_, ok) = try env.json(Self.campaign(fine))
+        #expect(ok["cards"]?[0]?["broken"] == false)
+        #expect(ok["cards"]?[0]?["assets"]?[0]?["format"] == "mp4")
+    }
+
     @Test func invalidPassBreaksTheWalletCardAndIsListedOnce() throws {
         let env = try Environment()
         let wallet =
