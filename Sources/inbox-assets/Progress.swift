@@ -1,4 +1,5 @@
 import Foundation
+import Preflight
 import Synchronization
 
 /// A one-line progress display on stderr (`assets 12/40  1.2 MiB  2 failed  3.4 MiB/s`), drawn only when
@@ -34,7 +35,7 @@ final class ProgressLine: Sendable {
             state.lastDraw = now
             let rate = Double(bytes) / max(now.timeIntervalSince(started), 0.001)
             var text = "\(label) \(done)/\(total)"
-            if bytes > 0 { text += "  \(Self.format(Double(bytes)))  \(Self.format(rate))/s" }
+            if bytes > 0 { text += "  \(ByteCount.format(bytes))  \(ByteCount.format(Int(rate)))/s" }
             if failed > 0 { text += "  \(failed) failed" }
             return text
         }
@@ -45,16 +46,5 @@ final class ProgressLine: Sendable {
     func finish() {
         guard enabled else { return }
         Console.err("\r\u{1B}[2K")
-    }
-
-    private static func format(_ bytes: Double) -> String {
-        let units = ["B", "KiB", "MiB", "GiB"]
-        var value = bytes
-        var unit = 0
-        while value >= 1024 && unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        return unit == 0 ? "\(Int(value)) B" : "\((value * 10).rounded() / 10) \(units[unit])"
     }
 }
