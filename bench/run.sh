@@ -5,7 +5,7 @@
 # Items measured now (issue 8): c resolve rate, d pass verify, e store ingest. a, b and f need the HTTP engine and
 # prefetch: RESULTS.md keeps TODO sections for them.
 #
-# Environment: BENCH_RUNS (default 5), BENCH_MESSAGES (100000), BENCH_URLS (1000), BENCH_PASSES (500),
+# Environment: BENCH_RUNS (default 5), BENCH_MESSAGES (100000), BENCH_URLS (1000), BENCH_PASSES (1000),
 # BENCH_INGEST_MB (256), BENCH_WORK (scratch directory, default /dev/shm/inbox-assets-bench: tmpfs, so the disk of a
 # shared machine does not add noise; item e also measures a store on disk).
 # CPU-heavy: run it on a quiet machine, never as part of `make test`.
@@ -16,7 +16,7 @@ cd "$root"
 runs="${BENCH_RUNS:-5}"
 messages="${BENCH_MESSAGES:-100000}"
 urls="${BENCH_URLS:-1000}"
-passes="${BENCH_PASSES:-500}"
+passes="${BENCH_PASSES:-1000}"
 ingest_mb="${BENCH_INGEST_MB:-256}"
 work="${BENCH_WORK:-/dev/shm/inbox-assets-bench}"
 results="$work/results"
@@ -66,7 +66,8 @@ print(len({asset["url"] for card in report["cards"] for asset in card["assets"]}
       report["summary"]["cards"], report["summary"]["degraded"])
 PY
 measure c-resolve --runs "$runs" --warmup 1 \
-    -n "inbox-assets resolve" "$bin resolve $work/campaign.ndjson --format json > /dev/null" \
+    -n "inbox-assets resolve --format json" "$bin resolve $work/campaign.ndjson --format json > /dev/null" \
+    -n "inbox-assets resolve (text)" "$bin resolve $work/campaign.ndjson > /dev/null" \
     -n "jq -c ." "jq -c . $work/campaign.ndjson > /dev/null"
 
 # MARK: d. pass verify, one core
@@ -94,10 +95,11 @@ echo "==> e. store ingest of $ingest_mb MiB"
 head -c "$((ingest_mb << 20))" /dev/urandom >"$work/ingest.bin"
 disk_dir="$root/.build/bench-disk"
 mkdir -p "$disk_dir"
-measure e-ingest --runs "$runs" --warmup 1 --prepare "rm -rf $work/store" \
+measure e-ingest --runs "$runs" --warmup 1 --prepare "rm -rf $work/store && mkdir -p $work/store" \
     -n "store ingest (tmpfs store)" "taskset -c 0 $work/store-ingest $work/store $work/ingest.bin" \
     -n "sha256sum" "taskset -c 0 sha256sum $work/ingest.bin" \
-    -n "openssl dgst -sha256" "taskset -c 0 openssl dgst -sha256 $work/ingest.bin"
+    -n "openssl dgst -sha256" "taskset -c 0 openssl dgst -sha256 $work/ingest.bin" \
+    -n "cp (copy floor)" "taskset -c 0 cp $work/ingest.bin $work/store/copy"
 measure e-disk --runs "$runs" --prepare "rm -rf $disk_dir/store $disk_dir/copy; sync" \
     -n "store ingest (store on disk)" "taskset -c 0 $work/store-ingest $disk_dir/store $work/ingest.bin" \
     -n "dd conv=fsync (disk floor)" "taskset -c 0 dd if=$work/ingest.bin of=$disk_dir/copy bs=256k conv=fsync status=none"
