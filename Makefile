@@ -5,7 +5,7 @@ APT_PACKAGES := pkg-config libcurl4-openssl-dev libzip-dev libssl-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/inbox-assets
 
-.PHONY: all deps build test demo format lint docs clean
+.PHONY: all deps build test demo format lint docs clean fuzz bench
 
 all: build
 
@@ -39,6 +39,16 @@ lint:
 # Regenerates docs/finding-codes.md from the documented code constants in Sources/.
 docs:
 	python3 scripts/finding-codes.py
+
+# libFuzzer targets (Fuzz/), FUZZ_SECONDS each (default 60); fails when any target crashes, times out or runs out
+# of memory. CI: FUZZ_SECONDS=30 make fuzz.
+fuzz: deps
+	bash Fuzz/run.sh
+
+# Benchmarks side by side with their peers (installs them from Debian); writes bench/RESULTS.md. CPU-heavy: never
+# part of `make test`.
+bench: deps
+	bash bench/run.sh
 
 clean:
 	rm -rf .build .build-test.log

@@ -158,14 +158,28 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         }
     }
 
-    public func makeIterator() -> AnyIterator<Element> {
-        var index = 0
-        return AnyIterator {
-            guard index < memberKeys.count else { return nil }
+    /// Walks the members in input order. A concrete iterator, not `AnyIterator`: serialising a large report walks
+    /// millions of members, and `AnyIterator` boxed a closure on the heap for every object.
+    public struct Iterator: IteratorProtocol {
+        private let keys: [String]
+        private let values: [JSONValue]
+        private var index = 0
+
+        init(keys: [String], values: [JSONValue]) {
+            self.keys = keys
+            self.values = values
+        }
+
+        public mutating func next() -> Element? {
+            guard index < keys.count else { return nil }
             defer { index += 1 }
-            return (memberKeys[index], memberValues[index])
+            return (keys[index], values[index])
         }
     }
+
+    public func makeIterator() -> Iterator { Iterator(keys: memberKeys, values: memberValues) }
+
+    public var underestimatedCount: Int { memberKeys.count }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.memberKeys == rhs.memberKeys && lhs.memberValues == rhs.memberValues

@@ -202,9 +202,10 @@ struct HLSParser {
             malformed("EXTINF on line \(pending.line) has no URI line before the next EXTINF", .error)
         }
         if duration > 86_400 {
+            // The text may hold up to 40 digits: Int(duration) would trap past Int.max (found by make fuzz).
+            let seconds = duration < 1e15 ? String(Int(duration)) : String(duration)
             findings.add(
-                .warning(
-                    HLSFindingCode.absurdValue, "Line \(lineNumber): a segment of \(Int(duration)) seconds is absurd."))
+                .warning(HLSFindingCode.absurdValue, "Line \(lineNumber): a segment of \(seconds) seconds is absurd."))
         }
         pendingSegment = (duration, title?.isEmpty == false ? title : nil, lineNumber)
     }

@@ -1,0 +1,15 @@
+// libFuzzer target: the format sniffer, the image inspector and the video inspector over the same bytes,
+// as a whole file and as a prefix of a longer download (byteCount larger than the bytes, as prefetch passes).
+import MediaProbe
+import StrictJSON
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzMedia(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = [UInt8](UnsafeBufferPointer(start: data, count: size))
+    _ = MediaSniffer.sniff(bytes)
+    for byteCount in [nil, size + 1_000] {
+        _ = ImageSniffer.inspect(bytes: bytes, contentType: "image/png", byteCount: byteCount).json.serialized()
+        _ = VideoSniffer.inspect(bytes: bytes, contentType: "video/mp4", byteCount: byteCount).json.serialized()
+    }
+    return 0
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""Writes an inbox feed dump as NDJSON: MESSAGES messages whose images all come from URLS distinct URLs.
+
+Usage: gen-campaign.py OUT [MESSAGES=100000] [URLS=1000]
+Messages cycle through banner, captioned, classic-with-image and three-slide carousels, with no button links,
+so the distinct asset URLs of the resolved cards are exactly the image URLs (the count `make bench` checks).
+"""
+import json
+import sys
+
+out = sys.argv[1]
+count = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
+urls = int(sys.argv[3]) if len(sys.argv) > 3 else 1_000
+
+
+def image(n):
+    return f"https://cdn.example.com/inbox/img-{n % urls:04d}.png"
+
+
+with open(out, "w") as f:
+    for i in range(count):
+        kind = i % 4
+        params = {"displayType": ["banner", "captioned", "classic", "carousel"][kind], "campaign": f"c{i % 97}"}
+        if kind == 3:
+            params["carousel"] = [{"image": image(i + k), "title": f"Slide {k}"} for k in range(3)]
+        message = {
+            "inbox_id": f"m{i}",
+            "order": i,
+            "send_date": 1764400000 + i,
+            "title": f"Offer {i}",
+            "text": "Thirty percent off everything this week only",
+            "image": image(i),
+            "action_params": json.dumps(params),
+        }
+        f.write(json.dumps(message, separators=(",", ":")) + "\n")

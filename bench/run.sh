@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# `make bench`: measures inbox-assets side by side with the tools users would otherwise reach for, and writes
+# bench/RESULTS.md (machine, exact commands, median of BENCH_RUNS runs, ratio to the peer from the same run).
+#
+# Items measured now (issue 8): c resolve rate, d pass verify, e store ingest. a, b and f need the HTTP engine and
+# prefetch: RESULTS.md keeps TODO sections for them.
+#
+# Environment: BENCH_RUNS (default 5), BENCH_MESSAGES (100000), BENCH_URLS (1000), BENCH_PASSES (1000),
+# BENCH_INGEST_MB (256), BENCH_WORK (scratch directory, default /dev/shm/inbox-assets-bench: tmpfs, so the disk of a
+# shared machine does not add noise; item e also measures a store on disk).
+# CPU-heavy: run it on a quiet machine, never as part of `make test`.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+runs="${BENCH_RUNS:-5}"
+messages="${BENCH_MESSAGES:-100000}"
+urls="${BENCH_URLS:-1000}"
+passes="${BENCH_PASSES:-1000}"
+ingest_mb="${BENCH_INGEST_MB:-256}"
+work="${BENCH_WORK:-/dev/shm/inbox-assets-bench}"
+results="$work/results"
+bin="$root/.build/release/inbox-assets"
+sudo=""
+[ "$(id -u)" = 0 ] || sudo=sudo
+
+# MARK: peers from Debian, installed only when missing
+declare -A package_of=(
+    [hyperfine]=hyperfine [openssl]=openssl [unzip]=unzip [sha256sum]=coreutils [sha1sum]=coreutils
+    [taskset]=util-linux [jq]=jq [python3]=python3 [perf]=linux-perf
+)
+missing=()
+for tool in "${!package_of[@]}"; do
+    command -v "$tool" >/dev/null 2>&1 || missing+=("${package_of[$tool]}")
+done
+if [ ${#missing[@]} -ne 0 ]; then
+    echo "==> installing ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $(printf '%s\n' "${missing[@]}" | sort -u)
+fi
+
+# MARK: release build (the CLI, and the ingest driver linked against the same release objects)
+echo "==> swift build -c release"
+swift build -c release --product inbox-assets
+mkdir -p "$work" "$results"
+rm -f "$results"/*.json
+swiftc -O -parse-as-library -swift-version 6 bench/StoreIngest.swift -I .build/release/Modules -I Sources/COpenSSL \
+    .build/release/AssetStore.build/*.o .build/release/Findings.build/*.o .build/release/StrictJSON.build/*.o \
+    -lcrypto -o "$work/store-ingest"
+
+# hyperfine with the shared settings; $1 = result name, the rest = hyperfine arguments.
+measure() {
+    local name="$1"
+    shift
+    hyperfine --style basic --export-json "$results/$name.json" "$@"
+}
+
+# MARK: c. resolve: MESSAGES messages sharing URLS image URLs
+echo "==> c. resolve $messages messages sharing $urls URLs"
+python3 bench/gen-campaign.py "$work/campaign.ndjson" "$messages" "$urls"
+"$bin" resolve "$work/campaign.ndjson" --format json >"$work/resolve.json"
+python3 - "$work/resolve.json" >"$results/c-urls.txt" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+print(len({asset["url"] for card in report["cards"] for asset in card["assets"]}), report["summary"]["messages"],
+      report["summary"]["cards"], report["summary"]["degraded"])
+PY
+measure c-resolve --runs "$runs" --warmup 1 \
+    -n "inbox-assets resolve --format json" "$bin resolve $work/campaign.ndjson --format json > /dev/null" \
+    -n "inbox-assets resolve (text)" "$bin resolve $work/campaign.ndjson > /dev/null" \
+    -n "jq -c ." "jq -c . $work/campaign.ndjson > /dev/null"
+
+# MARK: d. pass verify, one core
+echo "==> d. pass verify of $passes passes"
+bash bench/gen-passes.sh "$work/passes" "$passes"
+pass_dir="$work/passes/passes"
+root_pem="$work/passes/pki/root.pem"
+valid=$("$bin" pass verify --trust "$root_pem" --format json "$pass_dir" | python3 -c '
+import json, sys
+report = json.load(sys.stdin)
+passes = report["passes"] if isinstance(report, dict) and "passes" in report else report
+print(sum(1 for p in passes if p.get("valid")), len(passes))')
+echo "$valid" >"$results/d-valid.txt"
+measure d-verify --runs "$runs" --warmup 1 \
+    -n "inbox-assets pass verify" "taskset -c 0 $bin pass verify --trust $root_pem $pass_dir > /dev/null"
+measure d-loop --runs "$(( runs < 3 ? runs : 3 ))" \
+    -n "unzip + sha1sum + openssl cms -verify" "taskset -c 0 bash bench/pass-loop.sh $root_pem $pass_dir/*.pkpass"
+taskset -c 0 openssl speed -mr -seconds 3 rsa2048 2>/dev/null | grep '^+F2:' >"$results/d-rsa.txt"
+taskset -c 0 openssl speed -mr -seconds 3 -evp sha1 2>/dev/null | grep '^+F:' >"$results/d-sha1.txt"
+du -cb "$work/passes/unpacked-0"/* | tail -1 | cut -f1 >"$results/d-pass-bytes.txt"
+du -b "$pass_dir/pass-00000.pkpass" | cut -f1 >"$results/d-archive-bytes.txt"
+
+# MARK: e. store ingest vs sha256sum, one core
+echo "==> e. store ingest of $ingest_mb MiB"
+head -c "$((ingest_mb << 20))" /dev/urandom >"$work/ingest.bin"
+disk_dir="$root/.build/bench-disk"
+mkdir -p "$disk_dir"
+measure e-ingest --runs "$runs" --warmup 1 --prepare "rm -rf $work/store && mkdir -p $work/store" \
+    -n "store ingest (tmpfs store)" "taskset -c 0 $work/store-ingest $work/store $work/ingest.bin" \
+    -n "sha256sum" "taskset -c 0 sha256sum $work/ingest.bin" \
+    -n "openssl dgst -sha256" "taskset -c 0 openssl dgst -sha256 $work/ingest.bin" \
+    -n "cp (copy floor)" "taskset -c 0 cp $work/ingest.bin $work/store/copy"
+measure e-disk --runs "$runs" --prepare "rm -rf $disk_dir/store $disk_dir/copy; sync" \
+    -n "store ingest (store on disk)" "taskset -c 0 $work/store-ingest $disk_dir/store $work/ingest.bin" \
+    -n "dd conv=fsync (disk floor)" "taskset -c 0 dd if=$work/ingest.bin of=$disk_dir/copy bs=256k conv=fsync status=none"
+rm -rf "$disk_dir" "$work/store" "$work/ingest.bin"
+
+# MARK: report
+python3 bench/report.py "$results" "$messages" "$urls" "$passes" "$ingest_mb" "$work" >bench/RESULTS.md
+echo "==> wrote bench/RESULTS.md"
