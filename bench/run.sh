@@ -56,7 +56,7 @@ measure() {
 }
 
 # MARK: c. resolve: MESSAGES messages sharing URLS image URLs
-echo "==> c. resolve $messages messages sharing $urls URLs"
+echo "==> c. resolve $messages messages sharing $urls URLs (one core)"
 python3 bench/gen-campaign.py "$work/campaign.ndjson" "$messages" "$urls"
 "$bin" resolve "$work/campaign.ndjson" --format json >"$work/resolve.json"
 python3 - "$work/resolve.json" >"$results/c-urls.txt" <<'PY'
@@ -66,9 +66,9 @@ print(len({asset["url"] for card in report["cards"] for asset in card["assets"]}
       report["summary"]["cards"], report["summary"]["degraded"])
 PY
 measure c-resolve --runs "$runs" --warmup 1 \
-    -n "inbox-assets resolve --format json" "$bin resolve $work/campaign.ndjson --format json > /dev/null" \
-    -n "inbox-assets resolve (text)" "$bin resolve $work/campaign.ndjson > /dev/null" \
-    -n "jq -c ." "jq -c . $work/campaign.ndjson > /dev/null"
+    -n "inbox-assets resolve --format json" "taskset -c 0 $bin resolve $work/campaign.ndjson --format json > /dev/null" \
+    -n "inbox-assets resolve (text)" "taskset -c 0 $bin resolve $work/campaign.ndjson > /dev/null" \
+    -n "jq -c ." "taskset -c 0 jq -c . $work/campaign.ndjson > /dev/null"
 
 # MARK: d. pass verify, one core
 echo "==> d. pass verify of $passes passes"
