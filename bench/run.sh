@@ -27,7 +27,7 @@ sudo=""
 # MARK: peers from Debian, installed only when missing
 declare -A package_of=(
     [hyperfine]=hyperfine [openssl]=openssl [unzip]=unzip [sha256sum]=coreutils [sha1sum]=coreutils
-    [taskset]=util-linux [jq]=jq [python3]=python3 [perf]=linux-perf
+    [taskset]=util-linux [jq]=jq [python3]=python3 [dd]=coreutils [cp]=coreutils
 )
 missing=()
 for tool in "${!package_of[@]}"; do
@@ -65,6 +65,7 @@ report = json.load(open(sys.argv[1]))
 print(len({asset["url"] for card in report["cards"] for asset in card["assets"]}), report["summary"]["messages"],
       report["summary"]["cards"], report["summary"]["degraded"])
 PY
+rm -f "$work/resolve.json"  # 65 MB of tmpfs
 measure c-resolve --runs "$runs" --warmup 1 \
     -n "inbox-assets resolve --format json" "taskset -c 0 $bin resolve $work/campaign.ndjson --format json > /dev/null" \
     -n "inbox-assets resolve (text)" "taskset -c 0 $bin resolve $work/campaign.ndjson > /dev/null" \
