@@ -66,9 +66,12 @@ SWIFT
     if cmp -s "$accessor.new" "$accessor"; then rm "$accessor.new"; else mv "$accessor.new" "$accessor"; fi
 }
 
-# Rebuilds a module when any of its sources (or this script) is newer than its object.
+# Rebuilds a module when any of its sources, the objects of the modules it depends on (the rest of the arguments:
+# a changed interface changes this module's code) or this script is newer than its object.
 build_module() {
     local module="$1"
+    shift
+    local dependencies=("$@")
     local object="$out/obj/$module.o"
     local sources
     mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
@@ -76,7 +79,7 @@ build_module() {
         write_resource_accessor
         sources+=("$out/generated/WalletPass_resource_bundle_accessor.swift")
     fi
-    if [ -f "$object" ] && [ -z "$(find "${sources[@]}" "$0" -newer "$object" 2>/dev/null | head -1)" ]; then
+    if [ -f "$object" ] && [ -z "$(find "${sources[@]}" "${dependencies[@]}" "$0" -newer "$object" 2>/dev/null | head -1)" ]; then
         return
     fi
     echo "==> fuzz build: module $module"
@@ -94,7 +97,7 @@ for target in "${targets[@]}"; do
     objects=()
     for module in ${target_modules[$target]}; do
         if [[ "$built" != *" $module "* ]]; then
-            build_module "$module"
+            build_module "$module" "${objects[@]}"
             built+="$module "
         fi
         objects+=("$out/obj/$module.o")

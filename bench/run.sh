@@ -27,7 +27,7 @@ sudo=""
 # MARK: peers from Debian, installed only when missing
 declare -A package_of=(
     [hyperfine]=hyperfine [openssl]=openssl [unzip]=unzip [sha256sum]=coreutils [sha1sum]=coreutils
-    [taskset]=util-linux [jq]=jq [python3]=python3 [perf]=linux-perf
+    [taskset]=util-linux [jq]=jq [python3]=python3 [dd]=coreutils [cp]=coreutils
 )
 missing=()
 for tool in "${!package_of[@]}"; do
@@ -56,7 +56,7 @@ measure() {
 }
 
 # MARK: c. resolve: MESSAGES messages sharing URLS image URLs
-echo "==> c. resolve $messages messages sharing $urls URLs"
+echo "==> c. resolve $messages messages sharing $urls URLs (one core)"
 python3 bench/gen-campaign.py "$work/campaign.ndjson" "$messages" "$urls"
 "$bin" resolve "$work/campaign.ndjson" --format json >"$work/resolve.json"
 python3 - "$work/resolve.json" >"$results/c-urls.txt" <<'PY'
@@ -65,10 +65,11 @@ report = json.load(open(sys.argv[1]))
 print(len({asset["url"] for card in report["cards"] for asset in card["assets"]}), report["summary"]["messages"],
       report["summary"]["cards"], report["summary"]["degraded"])
 PY
+rm -f "$work/resolve.json"  # 65 MB of tmpfs
 measure c-resolve --runs "$runs" --warmup 1 \
-    -n "inbox-assets resolve --format json" "$bin resolve $work/campaign.ndjson --format json > /dev/null" \
-    -n "inbox-assets resolve (text)" "$bin resolve $work/campaign.ndjson > /dev/null" \
-    -n "jq -c ." "jq -c . $work/campaign.ndjson > /dev/null"
+    -n "inbox-assets resolve --format json" "taskset -c 0 $bin resolve $work/campaign.ndjson --format json > /dev/null" \
+    -n "inbox-assets resolve (text)" "taskset -c 0 $bin resolve $work/campaign.ndjson > /dev/null" \
+    -n "jq -c ." "taskset -c 0 jq -c . $work/campaign.ndjson > /dev/null"
 
 # MARK: d. pass verify, one core
 echo "==> d. pass verify of $passes passes"
