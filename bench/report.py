@@ -170,8 +170,9 @@ with image, three-slide carousel in turn; no button links) whose images cycle th
   **{text_run['median'] / peer['median']:.2f}×** its time.
 - Distinct asset URLs in the JSON report: **{distinct:,}** (must be {urls:,}: {met(distinct == urls)}); messages read
   {read:,}, cards {cards:,}, degraded {degraded:,}.
-- Requests made by `check --no-store` of the same {messages:,} messages against nginx (HTTPS/HTTP/2 through
-  `--connect-to cdn.example.com:443:127.0.0.1:PORT`, `--cacert`, N = {concurrency}; nginx access-log lines counted):
+- Requests made by `check --no-store` of the same {messages:,} messages against nginx (the URLs as
+  `http://`, plain HTTP/1.1 through `--connect-to cdn.example.com:80:127.0.0.1:PORT`, N = {concurrency}; nginx
+  access-log lines counted):
   **{c_requests:,}** for {c_distinct:,} distinct paths, {c_ok:,} answered `200` (must be {urls:,}: {met(c_requests == urls)});
   the report covered {c_messages:,} messages; the whole check took {c_seconds:.2f} s (one run, `/usr/bin/time`).
 
