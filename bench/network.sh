@@ -164,6 +164,10 @@ for p in h1 h2; do
         "$bin prefetch $work/$p.ndjson --store $work/store-$p $net ${tls[$p]} > /dev/null"
 done
 
+# curl alone over HTTP/2 at N, the peer the engine's HTTP/2 numbers at N will be compared with once it works there.
+measure a-h2-curl-n --runs "$runs" --warmup 1 -n "curl --parallel --parallel-max $n (h2)" \
+    "curl -s --fail --parallel --parallel-max $n ${curl_proto[h2]} -K $work/h2.curl"
+
 # MARK: b. prefetch again on the same (now filled) store: nginx answers 304 to the stored validators
 for p in h1 h2; do
     net="--concurrency ${conc[$p]} --host-concurrency ${conc[$p]}"

@@ -101,6 +101,7 @@ for p, label in protocols.items():
   assets/s): {met(prefetch_ratio <= 1.0)}. A check run outside the timing: {assets:,} assets, {fetched:,} fetched
   ({fetched_bytes:,} bytes), {failed} failed.
 """)
+curl_h2n = load("a-h2-curl-n")[f"curl --parallel --parallel-max {concurrency} (h2)"]
 out.append(f"""## a. {files:,} small files over loopback from nginx: probe --get / prefetch vs curl --parallel
 
 `bench/network.sh` writes {files:,} PNGs of 1–8 KB ({a_bytes / 1e6:.1f} MB in all) and serves them with nginx
@@ -124,7 +125,9 @@ which libcurl does not resize once allocated. Plan (HTTPFetch, not changed
 here): set `BUFFERSIZE` once when an easy handle is created (not per transfer), or treat its rejection as harmless
 (the default 16 KiB buffer only costs more callbacks); add an HTTP/2 multiplexing test at N > 1 against nginx or the
 fixture server (which speaks HTTP/1.1 only, which is why the tests did not see it); then re-run this item at N =
-{concurrency}. Until then the ≤ 1.0× target over HTTP/2 is **not met** at the default concurrency (16).
+{concurrency}. Until then the ≤ 1.0× target over HTTP/2 is **not met** at the default concurrency (16). For that
+comparison, curl alone over HTTP/2 at N = {concurrency}: median {curl_h2n['median']:.3f} s
+({curl_h2n['min']:.3f}–{curl_h2n['max']:.3f} s, {len(curl_h2n['times'])} runs; {files / curl_h2n['median']:,.0f} requests/s).
 
 """ + "\n".join(a_lines) + f"""
 Profile of the HTTP/1.1 misses (`perf record -g` and `strace -f -c` of one run each at N = 16, outside the timed
