@@ -7,8 +7,9 @@
 # in RESULTS for bench/report.py.
 #
 # Environment: BENCH_FILES (10000 small files, 1–8 KB), BENCH_CONCURRENCY (16: `--concurrency N
-# --host-concurrency N` for inbox-assets, `--parallel-max N` for curl), BENCH_VIDEO_MB (1024), BENCH_MESSAGES and
-# BENCH_URLS (c: 100000 messages sharing 1000 URLs, as run.sh).
+# --host-concurrency N` for inbox-assets, `--parallel-max N` for curl), BENCH_H2_CONCURRENCY (1: N for the HTTP/2
+# runs until the engine works over HTTP/2 at N > 1), BENCH_VIDEO_MB (1024), BENCH_MESSAGES and BENCH_URLS (c: 100000
+# messages sharing 1000 URLs, as run.sh).
 set -euo pipefail
 
 bin="$1"
@@ -27,7 +28,7 @@ mkdir -p "$work/www/s" "$work/www/inbox" "$work/www/video" "$work/logs" "$work/t
 
 # MARK: content: FILES small PNGs (1–8 KB), URLS PNGs for c, a sparse VIDEO_MB MiB .mp4 for f
 python3 - "$work/www" "$files" "$urls" <<'PY'
-import os, random, struct, sys, zlib
+import random, struct, sys, zlib
 
 www, files, urls = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 
