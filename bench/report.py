@@ -75,24 +75,120 @@ hyperfine runs; ratios compare commands measured in the same run. Scratch files 
   what to compare, not absolute numbers across runs.
 """)
 
-# a, b: need the HTTP engine and prefetch.
-out.append("""## a. 10,000 small files over loopback (probe --get / prefetch vs curl --parallel) — TODO
+# a, b: the network half (bench/network.sh): nginx on loopback, HTTP/1.1 and HTTPS with HTTP/2.
+files, concurrency, video_mb, h2_concurrency = (int(v) for v in text("net-params.txt").split())
+conc = {"h1": concurrency, "h2": h2_concurrency}
+h2_total, h2_ok, h2_failed = (int(v) for v in text("a-h2-at-n.txt").split())
+a_bytes = int(text("a-bytes.txt"))
+protocols = {"h1": "HTTP/1.1", "h2": "HTTPS, HTTP/2"}
+a_lines = []
+ratios = {}
+for p, label in protocols.items():
+    a = load(f"a-{p}")
+    curl = a[f"curl --parallel --parallel-max {conc[p]} ({p})"]
+    probe = a[f"inbox-assets probe --get - ({p})"]
+    prefetch = a[f"inbox-assets prefetch, fresh store ({p})"]
+    assets, fetched, fetched_bytes, failed = (int(v) for v in text(f"a-{p}-prefetch.txt").split())
+    probe_ratio, prefetch_ratio = probe["median"] / curl["median"], prefetch["median"] / curl["median"]
+    ratios[p] = (probe_ratio, prefetch_ratio)
+    a_lines.append(f"""### {label}, N = {conc[p]}
 
-Needs `probe`/`prefetch` (HTTP engine, issue in progress). Plan: nginx on 127.0.0.1 serving 10,000 files of 1–8 KB
-(HTTP/1.1, and HTTPS with HTTP/2 using a throwaway certificate made by `openssl req -x509`), then
-`inbox-assets probe --get` and `inbox-assets prefetch` vs `curl --parallel --parallel-max N` with the same N and the
-same URL list; target ≤ 1.0× curl's median.
+{table(a)}
 
-## b. Re-run against unchanged files (304 path) — TODO
+- `probe --get`: **{probe_ratio:.2f}×** curl's median ({files / probe['median']:,.0f} requests/s vs curl's
+  {files / curl['median']:,.0f}/s): {met(probe_ratio <= 1.0)}.
+- `prefetch` into a fresh store: **{prefetch_ratio:.2f}×** curl's median ({files / prefetch['median']:,.0f}
+  assets/s): {met(prefetch_ratio <= 1.0)}. A check run outside the timing: {assets:,} assets, {fetched:,} fetched
+  ({fetched_bytes:,} bytes), {failed} failed.
+""")
+curl_h2n = load("a-h2-curl-n")[f"curl --parallel --parallel-max {concurrency} (h2)"]
+out.append(f"""## a. {files:,} small files over loopback from nginx: probe --get / prefetch vs curl --parallel
 
-Needs `prefetch` with the store's validators. Plan: after a, run `prefetch` again on the same URL list; nginx answers
-304 to `If-None-Match`/`If-Modified-Since`; report the re-run's median and its ratio to the first run.
+`bench/network.sh` writes {files:,} PNGs of 1–8 KB ({a_bytes / 1e6:.1f} MB in all) and serves them with nginx
+{text("net-nginx.txt")} (one worker, run as this user from a generated nginx.conf, `sendfile on`, keep-alive
+without a request cap) on 127.0.0.1: plain HTTP/1.1 on one port, HTTPS with HTTP/2 on another (throwaway RSA-2048
+certificate from `openssl req -x509`, given to both clients with `--cacert`). The same {files:,} URLs go to
+`inbox-assets probe --get -` (on stdin), to `inbox-assets prefetch` (an NDJSON feed dump of {files:,} messages, each
+using one URL as its `image`; a fresh `--store` for every run via `--prepare`, which hyperfine also runs before the
+other commands) and to {text("net-curl.txt")} `--parallel` (a `-K` config of `url =`/`output = "/dev/null"` pairs).
+Concurrency N is the same for both sides of a comparison: `--concurrency N --host-concurrency N` and
+`--parallel-max N`; N = {concurrency} for HTTP/1.1. Client and nginx share the machine's two cores.
+
+**HTTPS/HTTP/2 runs at N = {h2_concurrency}, not {concurrency}: the engine fails over HTTP/2 at N > 1.** `probe --get` of the
+same {h2_total:,} HTTPS URLs at N = {concurrency}: {h2_ok:,} ok, **{h2_failed:,} failed** with `connect: libcurl rejected an
+option: BUFFERSIZE: A libcurl function was given a bad argument` (at N = 1 all are ok; at N = 2 most fail too; curl
+itself is fine at any N). Finding: `EngineLoop.configure` calls `curl_easy_reset` and then sets every option again,
+`CURLOPT_BUFFERSIZE` included, on a reused easy handle, and libcurl 7.88 answers `CURLE_BAD_FUNCTION_ARGUMENT`, so `configure` fails the transfer
+before any request. Only with several streams multiplexed on one HTTP/2 connection, so the likely cause (not verified
+in libcurl's source here) is that such a handle comes back for its next transfer still holding its receive buffer,
+which libcurl does not resize once allocated. Plan (HTTPFetch, not changed
+here): set `BUFFERSIZE` once when an easy handle is created (not per transfer), or treat its rejection as harmless
+(the default 16 KiB buffer only costs more callbacks); add an HTTP/2 multiplexing test at N > 1 against nginx or the
+fixture server (which speaks HTTP/1.1 only, which is why the tests did not see it); then re-run this item at N =
+{concurrency}. Until then the ≤ 1.0× target over HTTP/2 is **not met** at the default concurrency (16). For that
+comparison, curl alone over HTTP/2 at N = {concurrency}: median {curl_h2n['median']:.3f} s
+({curl_h2n['min']:.3f}–{curl_h2n['max']:.3f} s, {len(curl_h2n['times'])} runs; {files / curl_h2n['median']:,.0f} requests/s).
+
+""" + "\n".join(a_lines) + f"""
+Profile of the HTTP/1.1 misses (`perf record -g` and `strace -f -c` of one run each at N = 16, outside the timed
+runs; `valgrind` dies on these binaries, see c). Against curl, which only reads and discards the bytes:
+
+- `probe --get` ({ratios['h1'][0]:.2f}× here): 39% of the samples are in the kernel, but on top of the loopback TCP work curl also does,
+  the engine pays for its threads: 13,500 `futex` calls (42% of the syscall time) because every completion is handed
+  from the libcurl thread to a Swift task (`EngineLoop.finish` → `swift_task_enqueueGlobal` → `sem_post`, 7% of the
+  samples), 10,000 `curl_multi_wakeup` calls (one `sendto` on the wake-up socket per submitted URL, half of them
+  `EAGAIN`), 16,000 `mprotect` calls from glibc growing the engine thread's malloc arena a page at a time (6%),
+  and copying `FetchOutcome` values (retain/release 4%). Plan (HTTPFetch, not changed here): submit a batch with one
+  wake-up (wake only when the mailbox goes from empty to non-empty), deliver completions in batches (one resume per
+  poll round, not per transfer), reuse per-transfer buffers instead of allocating them; then re-measure.
+- `prefetch` into a fresh store ({ratios['h1'][1]:.2f}× here): the difference is the store, not the network. `strace -c`: per asset about
+  7 `openat` + 7 `close`, 4 `newfstatat`, 4 `flock`, 2 `fsync`, 2 `write`, a `rename`, a failing `mkdir` and a
+  `getrandom` — some 30 system calls for a 5 KB blob (70,000 `openat` in all); in the profile `StoreSink.commit` is
+  16% inclusive (`BlobWriter.commit` 14%, `AssetStore.install` 8%, `AssetStore.record` 6%, `lookup` 5%,
+  `IndexCache.refresh` 3%), `open` 13%. Plan (AssetStore/Preflight, not changed here): keep the index file open and
+  append the records of a batch of commits under one `flock` and one `fsync` instead of one per asset; skip the
+  `lookup`/`IndexCache.refresh` re-read of the index for an asset this run has just written; create the fan-out
+  directories once per run; open the temporary file with `O_TMPFILE` or reuse one name per writer. The fsync per blob
+  stays (crash safety is the store's contract); on tmpfs it is cheap, on disk it dominates (see e, store on disk).
+""")
+
+b_lines = []
+for p, label in protocols.items():
+    b = load(f"b-{p}")[f"inbox-assets prefetch, same store ({p})"]
+    first = load(f"a-{p}")[f"inbox-assets prefetch, fresh store ({p})"]
+    revalidated, fetched, fetched_bytes, from_store = (int(v) for v in text(f"b-{p}-summary.txt").split())
+    requests, body_bytes, not_modified = (int(v) for v in text(f"b-{p}-log.txt").split())
+    b_lines.append(f"""### {label}
+
+{table(load(f"b-{p}"))}
+
+- Re-run median {b['median']:.3f} s vs the first run's {first['median']:.3f} s (a, same protocol):
+  **{b['median'] / first['median']:.2f}×** its time.
+- One more re-run with nginx's access log emptied first: {requests:,} requests, {not_modified:,} answered `304`,
+  **{body_bytes:,} body bytes** sent (`$body_bytes_sent` summed) — zero body bytes:
+  {met(body_bytes == 0 and not_modified == files)}. prefetch's own summary: {revalidated:,} revalidated, {fetched:,}
+  fetched ({fetched_bytes:,} bytes), {from_store:,} from store.
+""")
+b_vs_curl = (load("b-h1")["inbox-assets prefetch, same store (h1)"]["median"]
+             / load("a-h1")[f"curl --parallel --parallel-max {concurrency} (h1)"]["median"])
+out.append(f"""## b. Re-run against unchanged files (304 path)
+
+After a, `prefetch` again on the store a's last run filled. nginx sends `ETag` and `Last-Modified` and no
+`Cache-Control`, so every stored copy is stale: prefetch re-hashes it, revalidates with
+`If-None-Match`/`If-Modified-Since` and nginx answers `304` without a body.
+
+""" + "\n".join(b_lines) + f"""
+No target beyond zero body bytes. The HTTP/1.1 re-run is faster than the first run but still {b_vs_curl:.1f}× curl's
+full download of the same files: it re-hashes all 46 MB of stored blobs (as the store's contract says) and rewrites one
+index record per `304` — the same per-asset locking and syncing as above, so the same batching plan applies.
 """)
 
 # c. resolve
 c = load("c-resolve")
 ours, text_run, peer = c["inbox-assets resolve --format json"], c["inbox-assets resolve (text)"], c["jq -c ."]
 distinct, read, cards, degraded = (int(v) for v in text("c-urls.txt").split())
+c_requests, c_distinct, c_ok, c_messages = (int(v) for v in text("c-requests.txt").split())
+c_seconds = float(text("c-check-seconds.txt"))
 rate, text_rate = messages / ours["median"], messages / text_run["median"]
 out.append(f"""## c. resolve: {messages:,} messages sharing {urls:,} image URLs, one core (`taskset -c 0`)
 
@@ -107,7 +203,11 @@ with image, three-slide carousel in turn; no button links) whose images cycle th
   **{text_run['median'] / peer['median']:.2f}×** its time.
 - Distinct asset URLs in the JSON report: **{distinct:,}** (must be {urls:,}: {met(distinct == urls)}); messages read
   {read:,}, cards {cards:,}, degraded {degraded:,}.
-- Requests made: TODO with `check` (the pipeline fetches each distinct URL once; must be {urls:,}).
+- Requests made by `check --no-store` of the same {messages:,} messages against nginx (the URLs as
+  `http://`, plain HTTP/1.1 through `--connect-to cdn.example.com:80:127.0.0.1:PORT`, N = {concurrency}; nginx
+  access-log lines counted):
+  **{c_requests:,}** for {c_distinct:,} distinct paths, {c_ok:,} answered `200` (must be {urls:,}: {met(c_requests == urls)});
+  the report covered {c_messages:,} messages; the whole check took {c_seconds:.2f} s (one run, `/usr/bin/time`).
 
 Profile (`perf record -g`, 100,000 messages; `valgrind --tool=callgrind` 3.19 dies with SIGSEGV inside valgrind on
 these Swift binaries, so perf it is). No single hot spot: the time is spread over allocation-heavy stages.
@@ -194,15 +294,21 @@ With the store on this machine's disk, fsync dominates:
   copies, ingest also hashes; the disk is the limit).
 """)
 
-out.append("""## f. Peak RSS while prefetching a 1 GB video — TODO
+rss_kb, elapsed, v_fetched, v_bytes, v_failed = text("f-rss.txt").split()
+rss_mb, curl_rss_mb = int(rss_kb) / 1024, int(text("f-curl-rss.txt")) / 1024
+out.append(f"""## f. Peak RSS while prefetching a {video_mb / 1024:g} GiB video
 
-Needs `prefetch`. Plan: `/usr/bin/time -v inbox-assets prefetch` of a 1 GB file served by nginx over loopback, maximum
-resident set size vs the 64 MB target (BlobWriter streams through a 256 KiB buffer, so memory should not grow with the
-file).
+`/usr/bin/time -v inbox-assets prefetch --video` of a one-message feed whose video is a {video_mb} MiB `.mp4`
+served by the same nginx over HTTP/1.1 (a sparse file: an `ftyp` box, then zeros), into a fresh store on tmpfs.
+
+- Maximum resident set size: **{rss_mb:.1f} MiB** (target < 64 MB): {met(int(rss_kb) * 1024 < 64_000_000)}.
+  Wall clock {elapsed}; {v_fetched} fetched, {int(v_bytes):,} bytes, {v_failed} failed.
+- For scale: `curl -o /dev/null` of the same URL peaks at {curl_rss_mb:.1f} MiB.
 
 ## How to reproduce
 
 `make bench` (or `bash bench/run.sh`); knobs: `BENCH_RUNS`, `BENCH_MESSAGES`, `BENCH_URLS`, `BENCH_PASSES`,
-`BENCH_INGEST_MB`, `BENCH_WORK`. The exact commands are the ones in the tables (paths under the scratch directory).
+`BENCH_INGEST_MB`, `BENCH_WORK`, and for the network half (`bench/network.sh`) `BENCH_FILES`,
+`BENCH_CONCURRENCY`, `BENCH_VIDEO_MB`. The exact commands are the ones in the tables (paths under the scratch directory).
 """)
 print("\n".join(out))

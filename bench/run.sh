@@ -2,12 +2,13 @@
 # `make bench`: measures inbox-assets side by side with the tools users would otherwise reach for, and writes
 # bench/RESULTS.md (machine, exact commands, median of BENCH_RUNS runs, ratio to the peer from the same run).
 #
-# Items measured now (issue 8): c resolve rate, d pass verify, e store ingest. a, b and f need the HTTP engine and
-# prefetch: RESULTS.md keeps TODO sections for them.
+# Items (issue 8): c resolve rate, d pass verify, e store ingest here; a small files over loopback, b the 304 re-run,
+# c's request count and f peak RSS of a video prefetch in bench/network.sh (nginx on 127.0.0.1, run as this user).
 #
 # Environment: BENCH_RUNS (default 5), BENCH_MESSAGES (100000), BENCH_URLS (1000), BENCH_PASSES (1000),
-# BENCH_INGEST_MB (256), BENCH_WORK (scratch directory, default /dev/shm/inbox-assets-bench: tmpfs, so the disk of a
-# shared machine does not add noise; item e also measures a store on disk).
+# BENCH_INGEST_MB (256), BENCH_FILES (10000), BENCH_CONCURRENCY (16), BENCH_H2_CONCURRENCY (1), BENCH_VIDEO_MB (1024),
+# BENCH_WORK (scratch directory, default /dev/shm/inbox-assets-bench: tmpfs, so the disk of a shared machine does not
+# add noise; item e also measures a store on disk).
 # CPU-heavy: run it on a quiet machine, never as part of `make test`.
 set -euo pipefail
 
@@ -28,6 +29,7 @@ sudo=""
 declare -A package_of=(
     [hyperfine]=hyperfine [openssl]=openssl [unzip]=unzip [sha256sum]=coreutils [sha1sum]=coreutils
     [taskset]=util-linux [jq]=jq [python3]=python3 [dd]=coreutils [cp]=coreutils
+    [nginx]=nginx-light [curl]=curl [/usr/bin/time]=time [truncate]=coreutils
 )
 missing=()
 for tool in "${!package_of[@]}"; do
@@ -105,6 +107,9 @@ measure e-disk --runs "$runs" --prepare "rm -rf $disk_dir/store $disk_dir/copy; 
     -n "store ingest (store on disk)" "taskset -c 0 $work/store-ingest $disk_dir/store $work/ingest.bin" \
     -n "dd conv=fsync (disk floor)" "taskset -c 0 dd if=$work/ingest.bin of=$disk_dir/copy bs=256k conv=fsync status=none"
 rm -rf "$disk_dir" "$work/store" "$work/ingest.bin"
+
+# MARK: a, b, c's request count, f: over loopback from nginx
+bash bench/network.sh "$bin" "$work" "$results" "$runs"
 
 # MARK: report
 python3 bench/report.py "$results" "$messages" "$urls" "$passes" "$ingest_mb" "$work" >bench/RESULTS.md
