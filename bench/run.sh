@@ -6,7 +6,7 @@
 # c's request count and f peak RSS of a video prefetch in bench/network.sh (nginx on 127.0.0.1, run as this user).
 #
 # Environment: BENCH_RUNS (default 5), BENCH_MESSAGES (100000), BENCH_URLS (1000), BENCH_PASSES (1000),
-# BENCH_INGEST_MB (256), BENCH_FILES (10000), BENCH_CONCURRENCY (16), BENCH_H2_CONCURRENCY (1), BENCH_VIDEO_MB (1024),
+# BENCH_INGEST_MB (256), BENCH_FILES (10000), BENCH_CONCURRENCY (16), BENCH_H2_CONCURRENCY (= BENCH_CONCURRENCY), BENCH_VIDEO_MB (1024),
 # BENCH_WORK (scratch directory, default /dev/shm/inbox-assets-bench: tmpfs, so the disk of a shared machine does not
 # add noise; item e also measures a store on disk).
 # CPU-heavy: run it on a quiet machine, never as part of `make test`.

@@ -8,7 +8,7 @@ internal import CCurl
 /// Options set with `ia_easy_setopt_long` (curl types `CURLOT_LONG` and `CURLOT_VALUES`).
 enum CurlLongOption: CaseIterable {
     case noSignal, noProgress, noBody, httpGet, followLocation, connectTimeoutMilliseconds, lowSpeedLimit
-    case lowSpeedTime, httpVersion, verifyPeer, verifyHost, bufferSize, tcpKeepAlive
+    case lowSpeedTime, httpVersion, verifyPeer, verifyHost, tcpKeepAlive
 
     var id: CURLoption {
         switch self {
@@ -23,7 +23,6 @@ enum CurlLongOption: CaseIterable {
         case .httpVersion: CURLOPT_HTTP_VERSION
         case .verifyPeer: CURLOPT_SSL_VERIFYPEER
         case .verifyHost: CURLOPT_SSL_VERIFYHOST
-        case .bufferSize: CURLOPT_BUFFERSIZE
         case .tcpKeepAlive: CURLOPT_TCP_KEEPALIVE
         }
     }
