@@ -28,7 +28,8 @@ public struct FetchOptions: Sendable, Hashable {
     public var maxSize: Int?
     /// The most redirects followed; one more fails with `too-many-redirects`.
     public var maxRedirects: Int
-    /// Bytes per second below which a transfer counts as stalled (see ``timeout``).
+    /// Bytes per second below which a transfer counts as stalled (see ``timeout``). The default, 1 KiB/s, is
+    /// far below any CDN yet catches a slow-drip server: at 1 byte/s a transfer would otherwise "move" forever.
     public var lowSpeedLimit: Int
     /// The first retry's backoff in seconds; doubles per attempt up to ``maxRetryDelay``.
     public var retryBaseDelay: Double
@@ -39,7 +40,7 @@ public struct FetchOptions: Sendable, Hashable {
     public init(
         concurrency: Int = 16, hostConcurrency: Int = 6, timeout: Double = 30, retries: Int = 2,
         connectTo: [String] = [], caFile: String? = nil, denyPrivate: Bool = false,
-        userAgent: String = "inbox-assets/1", maxSize: Int? = nil, maxRedirects: Int = 10, lowSpeedLimit: Int = 1,
+        userAgent: String = "inbox-assets/1", maxSize: Int? = nil, maxRedirects: Int = 10, lowSpeedLimit: Int = 1024,
         retryBaseDelay: Double = 0.5, maxRetryDelay: Double = 30
     ) {
         self.concurrency = concurrency
