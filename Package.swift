@@ -49,19 +49,23 @@ let package = Package(
         .executableTarget(
             name: "inbox-assets",
             dependencies: [
-                "ArgumentKit", "AssetStore", "Findings", "HTTPFetch", "InboxCards", "Preflight", "StrictJSON", "WalletPass",
+                "ArgumentKit", "AssetStore", "Findings", "HTTPFetch", "InboxCards", "Preflight", "StrictJSON",
+                "WalletPass",
             ]),
         .executableTarget(name: "fixture-server", dependencies: ["FixtureServer"]),
 
         // MARK: Tests (one target per module; end-to-end CLI tests in CLITests)
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "StrictJSON"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
-        .testTarget(name: "InboxCardsTests", dependencies: ["InboxCards", "StrictJSON"]),
+        .testTarget(name: "InboxCardsTests", dependencies: ["TestSupport", "InboxCards", "StrictJSON"]),
         .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FixtureServer", "CCurl", "StrictJSON"]),
-        .testTarget(name: "FixtureServerTests", dependencies: ["FixtureServer"]),
-        .testTarget(name: "WalletPassTests", dependencies: ["WalletPass", "Findings", "StrictJSON", "COpenSSL", "CZip"]),
-        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "Findings", "StrictJSON"]),
-        .testTarget(name: "AssetStoreTests", dependencies: ["AssetStore", "Findings", "StrictJSON"]),
+        .testTarget(name: "FixtureServerTests", dependencies: ["TestSupport", "FixtureServer"]),
+        .testTarget(
+            name: "WalletPassTests",
+            dependencies: ["TestSupport", "WalletPass", "Findings", "StrictJSON", "COpenSSL", "CZip"]),
+        .testTarget(name: "MediaProbeTests", dependencies: ["TestSupport", "MediaProbe", "Findings", "StrictJSON"]),
+        .testTarget(name: "AssetStoreTests", dependencies: ["TestSupport", "AssetStore", "Findings", "StrictJSON"]),
         .testTarget(
             name: "PreflightTests",
             dependencies: [
@@ -69,6 +73,6 @@ let package = Package(
                 "StrictJSON", "WalletPass",
             ]),
         .testTarget(name: "ArgumentKitTests", dependencies: ["ArgumentKit"]),
-        .testTarget(name: "CLITests", dependencies: ["FixtureServer", "AssetStore", "StrictJSON"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "FixtureServer", "AssetStore", "StrictJSON"]),
     ]
 )

@@ -1,6 +1,7 @@
 import AssetStore
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// A fresh directory under /tmp, removed (with everything in it) when the value goes away.
@@ -23,15 +24,11 @@ final class TemporaryDirectory: Sendable {
 /// Deterministic pseudo-random bytes (SplitMix64), so a test — or a parent process — can regenerate
 /// exactly what was stored from the seed alone.
 func pseudoRandomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
-    var state = seed &+ 0x9E37_79B9_7F4A_7C15
+    var generator = SeededGenerator(seed: seed &+ 0x9E37_79B9_7F4A_7C15)
     var bytes = [UInt8](repeating: 0, count: count)
     var index = 0
     while index < count {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
+        let z = generator.next()
         for shift in stride(from: 0, to: 64, by: 8) where index < count {
             bytes[index] = UInt8(truncatingIfNeeded: z >> UInt64(shift))
             index += 1

@@ -1,6 +1,7 @@
 import AssetStore
 import Foundation
 import StrictJSON
+import TestSupport
 import Testing
 
 /// `inbox-assets prefetch` as a child process against the fixture server (campaign URLs mapped onto it with
@@ -88,7 +89,7 @@ import Testing
 
     @Test func killedAtRandomMomentsTheStoreStaysConsistentAndARerunCompletes() throws {
         let fixture = try PrefetchFixture()
-        var generator = SplitMix(seed: 20_261_129)
+        var generator = SeededGenerator(seed: 20_261_129)
         var allURLs: [String] = []
         var killedMidRun = 0
         for round in 0..<24 {
@@ -206,18 +207,5 @@ import Testing
         let verify = try CLI.run(["store", "verify", "--store", store])
         #expect(verify.status == 0, "\(verify.stdout)")
         #expect(try AssetStore(directory: store).lookup("https://cdn.example.com/bytes/400000") == nil)
-    }
-}
-
-/// A small seeded generator, so a failing kill moment can be reproduced.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -46,3 +46,26 @@ struct FindingJSONTests {
         #expect(Finding.info("a.b", "m").json["path"] == .null)
     }
 }
+
+/// The byte-scan fast paths of Redaction (no `://`, no `?`/`@`) must not skip anything the full rule redacts.
+struct RedactionFastPathTests {
+    @Test(arguments: [
+        ("no url here", "no url here", "no url here"),
+        ("a:/b", "a:/b", "a:/b"),
+        ("::/", "::/", "::/"),
+        ("", "", ""),
+        ("token=abc", "token=abc", "token=abc"),
+        ("https://cdn.example.com/a.png", "https://cdn.example.com/a.png", "https://cdn.example.com/a.png"),
+        ("x://y?token=abc", "x://y?token=REDACTED", "x://y?token=REDACTED"),
+        (":://?token=1", ":://?token=REDACTED", ":://?token=REDACTED"),
+        ("ftp://u:pw@host/x", "ftp://u:REDACTED@host/x", "ftp://u:REDACTED@host/x"),
+        (
+            "see https://cdn.example.com/a.png?token=abc now", "see https://cdn.example.com/a.png?token=REDACTED now",
+            "see https://cdn.example.com/a.png?token=REDACTED"
+        ),
+    ])
+    func fastPathsAgreeWithTheRule(input: String, asText: String, asURL: String) {
+        #expect(Redaction.redactText(input) == asText)
+        #expect(Redaction.redactURL(input) == asURL)
+    }
+}

@@ -1,5 +1,6 @@
 import FixtureServer
 import Foundation
+import TestSupport
 import Testing
 
 /// A served directory with a few files. One is shared by every test (they only read it) and removed when
@@ -372,19 +373,6 @@ struct HostileClientTests {
         let silent = try RawClient(port: server.httpPort)
         #expect(try get(server, "/hello.txt").text == "hello\n")
         withExtendedLifetime(silent) {}
-    }
-}
-
-/// A deterministic generator (SplitMix64), so a failure reproduces.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }
 

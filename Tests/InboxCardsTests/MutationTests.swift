@@ -1,5 +1,6 @@
 import Foundation
 import StrictJSON
+import TestSupport
 import Testing
 
 @testable import InboxCards
@@ -7,25 +8,13 @@ import Testing
 /// Deterministic mutations of the demo campaign: whatever the bytes, reading and resolving end with
 /// an `InputError` or with cards, never a crash or a hang (the fuzz target does this at scale).
 @Suite struct MutationTests {
-    /// A small deterministic generator (SplitMix64), so a failure names a reproducible seed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let replacements: [[UInt8]] = [
         Array("5".utf8), Array("\"x\"".utf8), Array("{}".utf8), Array("[]".utf8), Array("null".utf8),
         Array("true".utf8), Array("\"javascript:x\"".utf8), [0xFF], Array("[[[[".utf8), Array("\n".utf8),
     ]
 
     static func mutate(_ bytes: [UInt8], seed: UInt64) -> [UInt8] {
-        var generator = SplitMix(state: seed)
+        var generator = SeededGenerator(seed: seed)
         var result = bytes
         for _ in 0..<Int.random(in: 1...4, using: &generator) {
             guard !result.isEmpty else { break }

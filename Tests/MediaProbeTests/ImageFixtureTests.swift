@@ -1,5 +1,6 @@
 import Findings
 import MediaProbe
+import TestSupport
 import Testing
 
 /// Real files made by ImageMagick, libwebp, libheif and ffmpeg (see Fixtures/media/generate.sh). The expected sizes
@@ -146,7 +147,7 @@ struct NotImageTests {
 
     @Test("random binary is unknown, not an image")
     func binary() {
-        var generator = SeededGenerator(state: 42)  // reproducible noise
+        var generator = SeededGenerator(seed: 42)  // reproducible noise
         let bytes = (0..<300).map { index in index == 0 ? UInt8(0x01) : UInt8.random(in: 0...255, using: &generator) }
         let info = ImageSniffer.inspect(bytes: bytes)
         #expect(info.format == .unknown)

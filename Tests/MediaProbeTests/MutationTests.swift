@@ -1,19 +1,7 @@
 import Findings
 import MediaProbe
+import TestSupport
 import Testing
-
-/// SplitMix64: a tiny seeded generator so every mutation run is reproducible (the seed is in the test name).
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
 
 /// Flips, overwrites with 0xFF/0x00 runs, duplicates or deletes a few spots of `bytes`: the shapes hostile or damaged
 /// files take (lengths turned huge, markers repeated, boxes cut).
@@ -47,7 +35,7 @@ struct MutationTests {
 
     @Test("images: 400 mutations each keep their invariants", arguments: imageFiles)
     func images(file: String) throws {
-        var generator = SeededGenerator(state: 0x1A2B_3C4D)
+        var generator = SeededGenerator(seed: 0x1A2B_3C4D)
         let original = try fixture(file)
         for round in 0..<400 {
             let bytes = mutate(original, using: &generator)
@@ -64,7 +52,7 @@ struct MutationTests {
 
     @Test("videos: 400 mutations each keep their invariants", arguments: videoFiles)
     func videos(file: String) throws {
-        var generator = SeededGenerator(state: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         let original = try fixture(file)
         for round in 0..<400 {
             let info = VideoSniffer.inspect(bytes: mutate(original, using: &generator), contentType: "video/mp4")
@@ -76,7 +64,7 @@ struct MutationTests {
 
     @Test("playlists: 400 mutations each keep their invariants", arguments: playlistFiles)
     func playlists(file: String) throws {
-        var generator = SeededGenerator(state: 0xC0FFEE)
+        var generator = SeededGenerator(seed: 0xC0FFEE)
         let original = try fixture(file)
         for round in 0..<400 {
             let playlist = HLSPlaylist.parse(bytes: mutate(original, using: &generator), baseURL: "https://h/a/p.m3u8")

@@ -132,33 +132,29 @@ public struct SourcedFinding: Sendable, Hashable {
 extension Finding {
     /// A finding whose message passed through ``Redaction`` (URLs in messages may carry tokens).
     static func redacted(_ severity: Severity, _ code: String, _ message: String, path: String?) -> Finding {
-        Finding(severity, code, Redact.text(message), path: path)
+        Finding(severity, code, Redaction.redactText(message), path: path)
     }
 }
 
 /// Redaction of values the resolver quotes (``Redaction`` does the work; these add length caps and
 /// walk JSON payloads).
 enum Redact {
-    static func text(_ text: String) -> String { Redaction.redactText(text) }
-
     /// An input value quoted in a finding message: redacted as a URL (tokens in scheme-less URLs too, which
     /// ``text(_:)`` would not recognise) and cut to 200 characters so a huge value cannot bloat a report.
     static func value(_ value: String) -> String {
         let limit = 200
-        guard value.utf8.count > limit else { return url(value) }
-        return url(String(value.prefix(limit))) + "…"
+        guard value.utf8.count > limit else { return Redaction.redactURL(value) }
+        return Redaction.redactURL(String(value.prefix(limit))) + "…"
     }
 
-    /// Every string inside `value` through ``url(_:)`` (custom button payloads are free-form and may hold
-    /// scheme-less URLs with tokens, which ``text(_:)`` would not recognise).
+    /// Every string inside `value` through ``Redaction/redactURL(_:)`` (custom button payloads are free-form and may hold
+    /// scheme-less URLs with tokens, which ``Redaction/redactText(_:)`` would not recognise).
     static func json(_ value: JSONValue) -> JSONValue {
         switch value {
-        case .string(let text): return .string(url(text))
+        case .string(let text): return .string(Redaction.redactURL(text))
         case .array(let elements): return .array(elements.map(json))
         case .object(let object): return .object(JSONObject(object.map { ($0.key, json($0.value)) }))
         case .null, .bool, .number: return value
         }
     }
-
-    static func url(_ url: String) -> String { Redaction.redactURL(url) }
 }

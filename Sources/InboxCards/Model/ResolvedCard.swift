@@ -46,7 +46,7 @@ public struct AssetReference: Sendable, Hashable {
     }
 
     /// The URL with secrets such as `token=` replaced by `REDACTED`: safe for every output.
-    public var url: String { Redact.url(fetchURL) }
+    public var url: String { Redaction.redactURL(fetchURL) }
 
     /// `{"role", "index", "url"}` with the redacted URL, as in DESIGN.md "Report".
     public var json: JSONValue {
@@ -97,9 +97,9 @@ public struct CardButton: Sendable, Hashable {
 
     /// `{"title", "action", "url"?, "payload"?}` with URLs and URL-looking strings redacted.
     public var json: JSONValue {
-        var object = JSONObject([("title", .string(Redact.text(title))), ("action", .string(action.name))])
+        var object = JSONObject([("title", .string(Redaction.redactText(title))), ("action", .string(action.name))])
         switch action {
-        case .openURL(let url): object["url"] = .string(Redact.url(url))
+        case .openURL(let url): object["url"] = .string(Redaction.redactURL(url))
         case .custom(let payload): object["payload"] = Redact.json(.object(payload))
         case .dismiss, .markRead: break
         }
@@ -172,9 +172,9 @@ public struct ResolvedCard: Sendable, Hashable {
                 ("forced", .bool(forced)),
                 ("pinned", .bool(pinned)),
                 ("buttons", .array(buttons.map(\.json))),
-                ("accessibility", .array(accessibilityLabels.map { .string(Redact.text($0)) })),
-                ("title", .optional(title.map(Redact.text))),
-                ("body", .optional(body.map(Redact.text))),
+                ("accessibility", .array(accessibilityLabels.map { .string(Redaction.redactText($0)) })),
+                ("title", .optional(title.map(Redaction.redactText))),
+                ("body", .optional(body.map(Redaction.redactText))),
             ]))
     }
 }

@@ -274,10 +274,8 @@ public struct CheckPipeline: Sendable {
         summary.bytesFetched =
             fetched.reduce(0) { $0 + ($1.source == .network ? $1.outcome?.bytes ?? 0 : 0) }
             + videos.values.reduce(0) { $0 + ($1.outcome?.bytes ?? 0) }
-        var failedURLs = Set(fetched.filter { !$0.isOK }.map(\.url))
-        for (url, probe) in videos where probe.findings.contains(where: { $0.severity == .error }) {
-            failedURLs.insert(url)
-        }
+        // Every planned URL is some card's asset, and a failed fetch, probe or inspection marks it failed there.
+        var failedURLs = Set<String>()
         for card in report.cards {
             for asset in card.assets where asset.status == .failed { failedURLs.insert(asset.url) }
         }
