@@ -102,7 +102,12 @@ for target in "${targets[@]}"; do
         fi
         objects+=("$out/obj/$module.o")
     done
+    binary="$out/bin/fuzz-$target"
+    harness="Fuzz/Targets/${target_file[$target]}"
+    if [ -f "$binary" ] && [ -z "$(find "$harness" "${objects[@]}" "$0" -newer "$binary" 2>/dev/null | head -1)" ]; then
+        continue
+    fi
     echo "==> fuzz build: target $target"
-    "$SWIFTC" "${common[@]}" -module-name "Fuzz_$target" "Fuzz/Targets/${target_file[$target]}" "${objects[@]}" \
-        -use-ld=lld "${link_flags[@]}" -lzip -lssl -lcrypto -o "$out/bin/fuzz-$target"
+    "$SWIFTC" "${common[@]}" -module-name "Fuzz_$target" "$harness" "${objects[@]}" \
+        -use-ld=lld "${link_flags[@]}" -lzip -lssl -lcrypto -o "$binary"
 done
