@@ -5,7 +5,7 @@ APT_PACKAGES := pkg-config libcurl4-openssl-dev libzip-dev libssl-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/inbox-assets
 
-.PHONY: all deps build test demo format lint docs clean fuzz bench
+.PHONY: all deps test-deps build test demo format lint docs clean fuzz bench
 
 all: build
 
@@ -16,12 +16,23 @@ deps:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PACKAGES); \
 	fi
 
+# The programs the tests start (headless Chromium screenshots the HTML report, nginx serves HTTP/2, openssl makes
+# certificates), installed from Debian when one is missing.
+TEST_PACKAGES := chromium fonts-liberation nginx-light openssl ca-certificates
+test-deps: deps
+	@if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/sbin/nginx ] || ! [ -x /usr/bin/openssl ] || \
+		! [ -f /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf ]; then \
+		echo "==> installing $(TEST_PACKAGES)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq \
+			--no-install-recommends $(TEST_PACKAGES); \
+	fi
+
 build: deps
 	$(SWIFT) build -c release --product inbox-assets
 	$(SWIFT) build -c release --product fixture-server
 
 # Builds everything (failing on any compiler warning), then runs every test.
-test: deps
+test: test-deps
 	@$(SWIFT) build --build-tests 2>&1 | tee .build-test.log; status=$${PIPESTATUS[0]}; \
 	if [ $$status -ne 0 ]; then exit $$status; fi; \
 	if grep -q "warning:" .build-test.log; then echo "error: the build has compiler warnings (see above)"; exit 1; fi
