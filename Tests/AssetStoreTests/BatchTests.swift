@@ -1,0 +1,156 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import AssetStore
+
+/// Batched index records (``RecordBatching``), unnamed temporary files and single hashing.
+struct BatchTests {
+    /// A batch that only an explicit flush (or a full batch) ends.
+    static let manual = RecordBatching(maxRecords: 1_000, maxDelay: .seconds(3_600))
+
+    @Test func batchedRecordsAreSeenByTheirStoreAtOnceAndByOthersAfterTheFlush() throws {
+        let directory = TemporaryDirectory()
+        let writer = try AssetStore(directory: directory.path, batching: Self.manual)
+        let reader = try AssetStore(directory: directory.path)
+        let blobs = try (0..<3).map { try ingest(writer, url: "https://b.test/\($0)", [UInt8($0), 1, 2]) }
+        #expect(try writer.lookup("https://b.test/1")?.blob == blobs[1])
+        #expect(try writer.list().count == 3)
+        #expect(try reader.list().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/index/records.log"))
+
+        #expect(writer.flush().isEmpty)
+        #expect(try reader.list().map(\.url) == (0..<3).map { "https://b.test/\($0)" })
+        #expect(try reader.read(blobs[2]).bytes == [2, 1, 2])
+        // The writer's own view went on from its append without re-reading it, and still sees later records.
+        try ingest(reader, url: "https://b.test/other", [9])
+        #expect(try writer.list().count == 4)
+        #expect(writer.flush().isEmpty)
+        #expect(try writer.verify().isSpotless)
+    }
+
+    @Test func aFullBatchIsAppendedWithoutAFlush() throws {
+        let directory = TemporaryDirectory()
+        let writer = try AssetStore(
+            directory: directory.path, batching: RecordBatching(maxRecords: 4, maxDelay: .seconds(3_600)))
+        let reader = try AssetStore(directory: directory.path)
+        for index in 0..<3 { try ingest(writer, url: "https://b.test/\(index)", [UInt8(index)]) }
+        #expect(try reader.list().isEmpty)
+        try ingest(writer, url: "https://b.test/3", [3])
+        #expect(try reader.list().count == 4)
+        try writer.touch("https://b.test/0")
+        try writer.remove("https://b.test/1")
+        #expect(try writer.lookup("https://b.test/1") == nil)
+        #expect(try reader.lookup("https://b.test/1") != nil)
+        #expect(writer.flush().isEmpty)
+        #expect(try reader.lookup("https://b.test/1") == nil)
+    }
+
+    @Test func anOldBatchIsAppendedWithTheNextRecord() throws {
+        let directory = TemporaryDirectory()
+        // No delay allowed: every record finds the batch old enough (no clock in the test).
+        let writer = try AssetStore(
+            directory: directory.path, batching: RecordBatching(maxRecords: 1_000, maxDelay: .zero))
+        let reader = try AssetStore(directory: directory.path)
+        try ingest(writer, url: "https://b.test/a", [1])
+        #expect(try reader.list().count == 1)
+    }
+
+    @Test func verifyGCAndStatsFlushFirst() throws {
+        let directory = TemporaryDirectory()
+        let writer = try AssetStore(directory: directory.path, batching: Self.manual)
+        try ingest(writer, url: "https://b.test/a", [1])
+        #expect(try writer.stats().entries == 1)
+        try ingest(writer, url: "https://b.test/b", [2])
+        // gc would call the waiting record's blob an orphan if it read the log without it.
+        #expect(try writer.gc(orphanGrace: .zero).removedOrphans == 0)
+        try ingest(writer, url: "https://b.test/c", [3])
+        let report = try writer.verify()
+        #expect(report.isSpotless && report.entriesChecked == 3)
+        #expect(try AssetStore(directory: directory.path).list().count == 3)
+    }
+
+    @Test func aBlobRemovedBeforeTheFlushIsReportedAndNeverRecorded() throws {
+        let directory = TemporaryDirectory()
+        let writer = try AssetStore(directory: directory.path, batching: Self.manual)
+        try ingest(writer, url: "https://b.test/kept", [1])
+        let lost = try ingest(writer, url: "https://b.test/lost", [2, 2])
+        // Another process's gc without grace sees the unflushed record's blob as an orphan and removes it.
+        _ = try AssetStore(directory: directory.path).gc(orphanGrace: .zero)
+        #expect(!FileManager.default.fileExists(atPath: writer.blobPath(lost.sha256)))
+        let unrecorded = writer.flush()
+        #expect(unrecorded.map(\.url).sorted() == ["https://b.test/kept", "https://b.test/lost"])
+        #expect(unrecorded.allSatisfy { $0.error.code == .blobMissing })
+        #expect(try writer.lookup("https://b.test/lost") == nil)
+        #expect(try writer.verify().isSpotless)
+        // Fetching again stores it.
+        try ingest(writer, url: "https://b.test/lost", [2, 2])
+        #expect(writer.flush().isEmpty)
+        #expect(try AssetStore(directory: directory.path).lookup("https://b.test/lost")?.blob == lost)
+    }
+
+    @Test func aStoreLetGoFlushesItsBatch() throws {
+        let directory = TemporaryDirectory()
+        do {
+            let writer = try AssetStore(directory: directory.path, batching: Self.manual)
+            try ingest(writer, url: "https://b.test/a", [1])
+        }
+        #expect(try AssetStore(directory: directory.path).list().count == 1)
+    }
+
+    @Test func batchesLargerThanOneWriteStayWhole() throws {
+        let directory = TemporaryDirectory()
+        let writer = try AssetStore(directory: directory.path, batching: Self.manual)
+        let blob = try writer.put(bytes: [7])
+        // 300 records of ~1 KB: several 64 KiB writes in one flush.
+        let urls = (0..<300).map { "https://b.test/\($0)?" + String(repeating: "q", count: 900) }
+        for url in urls { try writer.record(url: url, entry: entry(blob)) }
+        #expect(writer.flush().isEmpty)
+        let report = try AssetStore(directory: directory.path).verify()
+        #expect(report.isSpotless && report.entriesChecked == 300 && report.recordsChecked == 300)
+    }
+
+    @Test(arguments: TemporaryFiles.allCases)
+    func everyWayOfStagingABlobRoundTrips(_ files: TemporaryFiles) throws {
+        let directory = TemporaryDirectory()
+        let store = try AssetStore(directory: directory.path)
+        files.apply(to: store)
+        let bytes = pseudoRandomBytes(300_000, seed: 5)
+        let blob = try ingest(store, url: "https://b.test/a", bytes, chunk: 70_000)
+        #expect(try store.read(blob).bytes == bytes)
+        // The same content again: already there, the second copy is dropped.
+        #expect(try ingest(store, url: "https://b.test/b", bytes) == blob)
+        // A damaged copy (wrong size) is replaced atomically.
+        let path = store.blobPath(blob.sha256)
+        try writeFile(path, [1, 2, 3])
+        #expect(try ingest(store, url: "https://b.test/c", bytes) == blob)
+        #expect(fileBytes(path) == bytes)
+        #expect(entries(of: directory.path + "/tmp").isEmpty)
+        #expect(try store.verify().isSpotless)
+    }
+
+    @Test func aWriterThatDoesNotHashIsNamedByTheCallersDigest() throws {
+        let directory = TemporaryDirectory()
+        let store = try AssetStore(directory: directory.path)
+        let bytes = pseudoRandomBytes(100_000, seed: 8)
+        let digest = try coreutilsSHA256(bytes)
+        let writer = try store.beginBlob(hashing: false)
+        try writer.write(bytes)
+        let blob = try writer.commit(sha256: digest)
+        #expect(blob.sha256 == digest && blob.size == bytes.count)
+        #expect(try store.read(blob).bytes == bytes)
+
+        let unnamed = try store.beginBlob(hashing: false)
+        try unnamed.write([1])
+        #expect(throws: StoreError(.invalidArgument, "")) { try unnamed.commit() }
+        let malformed = try store.beginBlob(hashing: false)
+        try malformed.write([1])
+        #expect(throws: StoreError(.invalidArgument, "")) { try malformed.commit(sha256: "../../etc/passwd") }
+        // A writer that hashes checks a digest it is given.
+        let checked = try store.beginBlob()
+        try checked.write([1])
+        #expect(throws: StoreError(.ioFailure, "")) { try checked.commit(sha256: digest) }
+        #expect(try store.stats().blobs == 1)
+        #expect(entries(of: directory.path + "/tmp").isEmpty)
+    }
+}
