@@ -27,8 +27,10 @@ enum StoreIngest {
                 guard fd >= 0 else { fail("store-ingest: cannot open \(path)") }
                 defer { close(fd) }
                 let writer = try store.beginBlob()
-                // One buffer, reused: the piece just read is hashed and written while it is in cache. (An earlier
-                // driver mapped the file instead; its 65,536 page faults cost more than this read's copy.)
+                // One buffer, reused, as libcurl hands its buffer to the write callback (and as sha256sum reads): the
+                // piece just read is hashed and then written while it is in cache, and 256 KiB pieces reach the
+                // writer's no-copy path. An earlier driver mapped the file instead; measured side by side, the
+                // mapping's page faults cost about 3% less than this read's copy, but a download has that copy too.
                 while true {
                     let got = read(fd, buffer.baseAddress, buffer.count)
                     if got < 0 && errno == EINTR { continue }

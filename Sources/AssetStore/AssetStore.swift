@@ -131,15 +131,18 @@ public final class AssetStore: Sendable {
     // MARK: Ingest
 
     /// Starts streaming a new blob. Feed it with `write`, then `commit()` and ``record(url:entry:)``.
-    /// - Parameter hashing: `false` when the caller hashes the bytes itself as it writes them (the fetch engine
-    ///   does) and hands the digest to ``BlobWriter/commit(sha256:)``: the bytes are then hashed once, not twice.
-    ///   Reads and `verify` still re-hash every blob, so a wrong digest is found, never served.
+    /// - Parameters:
+    ///   - hashing: `false` when the caller hashes the bytes itself as it writes them (the fetch engine
+    ///     does) and hands the digest to ``BlobWriter/commit(sha256:)``: the bytes are then hashed once, not twice.
+    ///     Reads and `verify` still re-hash every blob, so a wrong digest is found, never served.
+    ///   - sizeHint: The size the body is expected to have (a `Content-Length`): the writer's buffer is no larger
+    ///     than that needs (256 KiB at most). More bytes are fine, only written in more pieces.
     /// - Throws: ``StoreError`` when the temporary file cannot be created (read-only store, no space, …).
-    public func beginBlob(hashing: Bool = true) throws(StoreError) -> BlobWriter {
-        try BlobWriter(store: self, hashing: hashing)
+    public func beginBlob(hashing: Bool = true, sizeHint: Int? = nil) throws(StoreError) -> BlobWriter {
+        try BlobWriter(store: self, hashing: hashing, sizeHint: sizeHint)
     }
 
-    /// Stores `bytes` as a blob (convenience over ``beginBlob(hashing:)``).
+    /// Stores `bytes` as a blob (convenience over ``beginBlob(hashing:sizeHint:)``).
     public func put(bytes: [UInt8]) throws(StoreError) -> BlobRef {
         let writer = try beginBlob()
         try writer.write(bytes)
@@ -296,9 +299,9 @@ public final class AssetStore: Sendable {
     func install(fd: Int32, tempPath: String?, blob: BlobRef) throws(StoreError) {
         let fanOut = String(blob.sha256.prefix(2))
         let relative = fanOut + "/" + blob.sha256
-        let destination = objectsDirectory + "/" + relative
-        guard tempPath == nil else {
-            try installNamed(tempPath!, fanOut: fanOut, destination: destination, blob: blob)
+        var destination: String { objectsDirectory + "/" + relative }  // for errors and the named path only
+        if let tempPath {
+            try installNamed(tempPath, fanOut: fanOut, destination: destination, blob: blob)
             return
         }
         // No store lock: linkat never replaces a file, so it cannot race with gc or quarantine removing one (a
@@ -406,10 +409,7 @@ public final class AssetStore: Sendable {
         }
         let waiting = PendingRecord(record: record, url: url, line: line, blob: blob)
         try cache.withLock { (cache) throws(StoreError) in
-            // Up to date first, so that this newest record is applied on top of everything before it.
-            try cache.refresh(self)
-            cache.view.state.apply(record)
-            cache.pending.append(waiting)
+            cache.enqueue(waiting)
             if batching.isImmediate {
                 if let failure = cache.flush(self, durable: false).first { throw failure.error }
                 return
@@ -451,11 +451,14 @@ public final class AssetStore: Sendable {
         }
         defer { close(fd) }
         let hasher = try SHA256Hasher()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileSystem.chunkSize, alignment: 16)
+        let expected = Int(info.st_size)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: min(FileSystem.chunkSize, max(expected, 1)), alignment: 16)
         defer { buffer.deallocate() }
         var size = 0
-        while true {
-            let got = try FileSystem.read(fd, buffer.baseAddress!, buffer.count, path: path)
+        // Up to the size fstat saw (as read(_:) does): a small blob costs one read, not a second one to see EOF.
+        while size < expected {
+            let got = try FileSystem.read(fd, buffer.baseAddress!, min(buffer.count, expected - size), path: path)
             if got == 0 { break }
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
             size += got

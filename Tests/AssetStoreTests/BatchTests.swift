@@ -29,6 +29,23 @@ struct BatchTests {
         #expect(try writer.verify().isSpotless)
     }
 
+    @Test func waitingRecordsStayOnTopOfWhatOthersAppendMeanwhile() throws {
+        let directory = TemporaryDirectory()
+        let writer = try AssetStore(directory: directory.path, batching: Self.manual)
+        let other = try AssetStore(directory: directory.path)
+        let url = "https://b.test/contested"
+        let mine = try ingest(writer, url: url, [1])
+        // Another process records the same URL after this one did, but appends first.
+        let theirs = try ingest(other, url: url, [2])
+        #expect(try writer.lookup(url)?.blob == mine)
+        #expect(try other.lookup(url)?.blob == theirs)
+        #expect(writer.flush().isEmpty)
+        // In the log this store's record comes last, so it wins everywhere, in this store's own view too.
+        #expect(try writer.lookup(url)?.blob == mine)
+        #expect(try other.lookup(url)?.blob == mine)
+        #expect(try AssetStore(directory: directory.path).lookup(url)?.blob == mine)
+    }
+
     @Test func aFullBatchIsAppendedWithoutAFlush() throws {
         let directory = TemporaryDirectory()
         let writer = try AssetStore(
@@ -152,5 +169,26 @@ struct BatchTests {
         #expect(throws: StoreError(.ioFailure, "")) { try checked.commit(sha256: digest) }
         #expect(try store.stats().blobs == 1)
         #expect(entries(of: directory.path + "/tmp").isEmpty)
+    }
+
+    @Test(arguments: [
+        "https://a.test/plain.png", "https://a.test/q?\"quoted\"&back\\slash", "tab\tnew\nline\rcr\u{1}\u{1F}\u{7F}",
+        "ünïcödé/日本/🎉", "",
+    ])
+    func putRecordsAreWrittenExactlyAsTheJSONEncoderWritesThem(text: String) throws {
+        let blob = try #require(BlobRef(sha256: String(repeating: "0f", count: 32), size: 12))
+        let entries = [
+            StoreEntry(
+                blob: blob, contentType: text, etag: "W/\"\(text)\"", lastModified: nil, cacheControl: text,
+                fetchedAt: Date(timeIntervalSince1970: 1_790_000_000.123), httpStatus: 203),
+            StoreEntry(blob: blob, fetchedAt: Date(timeIntervalSince1970: -5)),
+        ]
+        for entry in entries {
+            let record = IndexRecord.put(url: "u" + text, entry: entry, accessedAt: -1)
+            #expect(IndexCodec.encode(record) == IndexCodec.line(IndexCodec.encodedJSON(record)))
+            var state = IndexState()
+            _ = IndexCodec.parse(IndexCodec.encode(record), base: 0, into: &state, final: true)
+            #expect(state.entries["u" + text]?.entry == entry && state.damage.isEmpty)
+        }
     }
 }

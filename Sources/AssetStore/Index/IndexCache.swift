@@ -64,8 +64,8 @@ struct LogView {
     }
 
     /// Reads whatever was appended since the last call.
-    /// - Returns: whether the parsed state was thrown away (the log was replaced, rewritten or removed, or this is
-    ///   the first read), so that records not yet in the log must be applied again.
+    /// - Returns: whether the state changed (records parsed, or everything thrown away because the log was replaced,
+    ///   rewritten or removed), so that records not yet in the log must be applied again on top.
     mutating func refresh(_ store: AssetStore) throws(StoreError) -> Bool {
         let logPath = store.logPath
         var info = stat()
@@ -105,7 +105,7 @@ struct LogView {
         guard size > offset else { return discarded }
         let bytes = try FileSystem.readRange(fd, from: offset, count: size - offset, path: logPath)
         offset += IndexCodec.parse(bytes, base: offset, into: &state, final: false)
-        return discarded
+        return true
     }
 }
 
@@ -129,11 +129,18 @@ struct IndexCache {
     /// Records an automatic flush dropped, handed out by the next ``AssetStore/flush()``.
     var unrecorded: [UnrecordedURL] = []
 
-    /// Brings the view up to date; records still waiting stay applied on top of it.
+    /// Brings the view up to date; records still waiting stay applied on top of it. They belong there whatever
+    /// other processes appended meanwhile: they will be appended after all of that, and the newest record wins.
     mutating func refresh(_ store: AssetStore) throws(StoreError) {
         if try view.refresh(store) {
             for waiting in pending { view.state.apply(waiting.record) }
         }
+    }
+
+    /// Queues a record and applies it to the view at once (no need to read the log first: see ``refresh(_:)``).
+    mutating func enqueue(_ waiting: PendingRecord) {
+        view.state.apply(waiting.record)
+        pending.append(waiting)
     }
 
     /// Appends every waiting record (see ``RecordBatching``). Returns the records it could not append.

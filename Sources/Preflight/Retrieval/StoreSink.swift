@@ -37,7 +37,7 @@ final class StoreSink: FetchSink {
             state.writer = nil
             state.received = nil
             do throws(StoreError) {
-                state.writer = try store.beginBlob(hashing: false)
+                state.writer = try store.beginBlob(hashing: false, sizeHint: contentLength)
             } catch {
                 state.failure = error
                 throw error
