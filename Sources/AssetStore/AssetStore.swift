@@ -137,12 +137,17 @@ public final class AssetStore: Sendable {
     ///     Reads and `verify` still re-hash every blob, so a wrong digest is found, never served.
     ///   - sizeHint: The size the body is expected to have (a `Content-Length`): the writer's buffer is no larger
     ///     than that needs (256 KiB at most). More bytes are fine, only written in more pieces.
+    ///   - deferred: `true` to create the temporary file only when bytes must reach the disk (the buffer is full, or
+    ///     at commit): a body that fits the buffer then costs the thread streaming it no file system call at all,
+    ///     and the file's creation moves to whoever commits. Its failures then surface at `write` or `commit`.
     /// - Throws: ``StoreError`` when the temporary file cannot be created (read-only store, no space, …).
-    public func beginBlob(hashing: Bool = true, sizeHint: Int? = nil) throws(StoreError) -> BlobWriter {
-        try BlobWriter(store: self, hashing: hashing, sizeHint: sizeHint)
+    public func beginBlob(hashing: Bool = true, sizeHint: Int? = nil, deferred: Bool = false) throws(StoreError)
+        -> BlobWriter
+    {
+        try BlobWriter(store: self, hashing: hashing, sizeHint: sizeHint, deferred: deferred)
     }
 
-    /// Stores `bytes` as a blob (convenience over ``beginBlob(hashing:sizeHint:)``).
+    /// Stores `bytes` as a blob (convenience over ``beginBlob(hashing:sizeHint:deferred:)``).
     public func put(bytes: [UInt8]) throws(StoreError) -> BlobRef {
         let writer = try beginBlob()
         try writer.write(bytes)

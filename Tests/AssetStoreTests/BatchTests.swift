@@ -191,4 +191,36 @@ struct BatchTests {
             #expect(state.entries["u" + text]?.entry == entry && state.damage.isEmpty)
         }
     }
+
+    @Test(arguments: [TemporaryFiles.named, .unnamed], [0, 10, 5_000, 300_000])
+    func aDeferredWriterCreatesItsFileOnlyWhenItMust(_ files: TemporaryFiles, size: Int) throws {
+        let directory = TemporaryDirectory()
+        let store = try AssetStore(directory: directory.path)
+        files.apply(to: store)
+        let bytes = pseudoRandomBytes(size, seed: UInt64(size))
+        // The hint says 5,000 bytes: the 300,000-byte body overflows the small buffer and needs the file early.
+        let writer = try store.beginBlob(sizeHint: 5_000, deferred: true)
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + 16_384)
+            try writer.write(bytes[offset..<end])
+            offset = end
+        }
+        let fileExpected = files == .named && size > 5_000
+        #expect(entries(of: directory.path + "/tmp").count == (fileExpected ? 1 : 0))
+        let blob = try writer.commit()
+        let digest = try coreutilsSHA256(bytes)
+        #expect(blob.size == size && blob.sha256 == digest)
+        #expect(try store.read(blob).bytes == bytes)
+        try store.record(url: "https://b.test/deferred", entry: entry(blob))
+        #expect(entries(of: directory.path + "/tmp").isEmpty)
+        // Abandoned before and after the file exists: nothing stays behind.
+        for written in [10, 300_000] {
+            let abandoned = try store.beginBlob(sizeHint: 100, deferred: true)
+            try abandoned.write(pseudoRandomBytes(written, seed: 3))
+            abandoned.abort()
+        }
+        #expect(entries(of: directory.path + "/tmp").isEmpty)
+        #expect(try store.verify().isSpotless)
+    }
 }

@@ -20,9 +20,10 @@ public final class BlobWriter {
     private enum State { case open, committed, aborted }
 
     private let store: AssetStore
-    /// The named temporary file, or `nil` for an unnamed one.
-    private let tempPath: String?
-    private var fd: Int32
+    /// The named temporary file, or `nil` for an unnamed one (or none yet).
+    private var tempPath: String?
+    /// The temporary file, or -1 while a deferred writer has not needed one yet.
+    private var fd: Int32 = -1
     private let hasher: SHA256Hasher?
     private let buffer: UnsafeMutableRawBufferPointer
     private var buffered = 0
@@ -31,24 +32,30 @@ public final class BlobWriter {
     /// Bytes written so far.
     public private(set) var size = 0
 
-    init(store: AssetStore, hashing: Bool = true, sizeHint: Int? = nil) throws(StoreError) {
+    init(store: AssetStore, hashing: Bool = true, sizeHint: Int? = nil, deferred: Bool = false) throws(StoreError) {
         self.store = store
+        self.hasher = hashing ? try SHA256Hasher() : nil
         // A body announced as small gets a small buffer: 10,000 images of 5 KB need not allocate 256 KiB each.
         let capacity =
             sizeHint.map { min(FileSystem.chunkSize, max(4_096, ($0 + 4_095) & ~4_095)) } ?? FileSystem.chunkSize
-        let hasher = hashing ? try SHA256Hasher() : nil
+        // The file first: nothing to undo when it cannot be created.
+        if !deferred { (fd, tempPath) = try Self.createFile(in: store) }
+        self.buffer = .allocate(byteCount: capacity, alignment: 16)
+    }
+
+    /// Creates the temporary file of a deferred writer when the first bytes must reach the disk.
+    private func openFile() throws(StoreError) {
+        (fd, tempPath) = try Self.createFile(in: store)
+    }
+
+    /// Creates a temporary file: unnamed where the file system allows, else named and flock'd.
+    private static func createFile(in store: AssetStore) throws(StoreError) -> (fd: Int32, path: String?) {
         if let unnamed = FileSystem.temporaryFileFlag, store.anonymousTemporaryFiles.load(ordering: .relaxed) {
             var fd: Int32
             repeat {
                 fd = openat(store.tempFD, ".", unnamed | O_WRONLY | O_CLOEXEC, 0o444)
             } while fd < 0 && errno == EINTR
-            if fd >= 0 {
-                self.hasher = hasher
-                self.tempPath = nil
-                self.fd = fd
-                self.buffer = .allocate(byteCount: capacity, alignment: 16)
-                return
-            }
+            if fd >= 0 { return (fd, nil) }
             let failure = errno
             // Kernels or file systems without O_TMPFILE: use named files from now on.
             guard failure == EOPNOTSUPP || failure == EISDIR || failure == EINVAL else {
@@ -67,10 +74,7 @@ public final class BlobWriter {
             throw StoreError.system("lock temp file", path: path, errno: failure)
         }
         lock?.release()
-        self.hasher = hasher
-        self.tempPath = path
-        self.fd = fd
-        self.buffer = .allocate(byteCount: capacity, alignment: 16)
+        return (fd, path)
     }
 
     deinit {
@@ -89,6 +93,7 @@ public final class BlobWriter {
         do throws(StoreError) {
             if buffered == 0 && bytes.count >= buffer.count {
                 // Nothing pending and a whole buffer's worth: write it as it is (no copy; found by make bench).
+                if fd < 0 { try openFile() }
                 try FileSystem.writeAll(fd, base, bytes.count, path: shownPath)
             } else if buffered + bytes.count <= buffer.count {
                 (buffer.baseAddress! + buffered).copyMemory(from: base, byteCount: bytes.count)
@@ -97,6 +102,7 @@ public final class BlobWriter {
             } else {
                 try flush()
                 if bytes.count >= buffer.count {
+                    if fd < 0 { try openFile() }
                     try FileSystem.writeAll(fd, base, bytes.count, path: shownPath)  // big chunk: no copy
                 } else {
                     buffer.baseAddress!.copyMemory(from: base, byteCount: bytes.count)
@@ -144,6 +150,7 @@ public final class BlobWriter {
                 sha256 = claimed
             }
             try flush()
+            if fd < 0 { try openFile() }  // an empty blob of a deferred writer
             try FileSystem.sync(fd, path: shownPath)
             let blob = BlobRef(trusted: sha256, size: size)
             try store.install(fd: fd, tempPath: tempPath, blob: blob)
@@ -164,6 +171,7 @@ public final class BlobWriter {
 
     private func flush() throws(StoreError) {
         guard buffered > 0 else { return }
+        if fd < 0 { try openFile() }
         try FileSystem.writeAll(fd, buffer.baseAddress!, buffered, path: shownPath)
         buffered = 0
     }

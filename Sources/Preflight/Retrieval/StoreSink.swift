@@ -2,11 +2,13 @@ import AssetStore
 import HTTPFetch
 import Synchronization
 
-/// Streams a GET's body into the store through a ``BlobWriter`` (256 KiB buffer, temporary file), so memory
-/// stays bounded whatever the size.
+/// Streams a GET's body into the store through a ``BlobWriter`` (a buffer of up to 256 KiB, sized to the
+/// `Content-Length`, then a temporary file), so memory stays bounded whatever the size.
 ///
 /// The engine calls `begin`/`write`/`finish`/`abort` on its thread; the retriever calls ``commit()`` after the
-/// outcome, on its own task, so the `fsync` and rename never stall the engine's other transfers. `BlobWriter` is
+/// outcome, on its own task, so the `fsync` and link never stall the engine's other transfers. The writer is
+/// deferred: a body that fits its buffer costs the engine's thread no system call at all (the temporary file is
+/// created by ``commit()``); a larger one gets its file when the buffer first fills. `BlobWriter` is
 /// not Sendable, so it lives behind a `Mutex`: the engine and the retriever never touch it at the same time
 /// (the retriever commits only after the engine returned the outcome), the lock just makes that visible to
 /// the compiler.
@@ -37,7 +39,9 @@ final class StoreSink: FetchSink {
             state.writer = nil
             state.received = nil
             do throws(StoreError) {
-                state.writer = try store.beginBlob(hashing: false, sizeHint: contentLength)
+                // Deferred: the engine's thread only copies a small body into the writer's buffer; the temporary
+                // file is created, written, fsync'd and linked by commit(), on the retriever's task.
+                state.writer = try store.beginBlob(hashing: false, sizeHint: contentLength, deferred: true)
             } catch {
                 state.failure = error
                 throw error
