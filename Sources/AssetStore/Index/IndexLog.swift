@@ -130,13 +130,17 @@ enum IndexCodec {
 
     /// Frames a record's JSON as one log line: newline, magic, length, checksum, JSON, newline.
     static func line(_ body: [UInt8]) -> [UInt8] {
-        let checksum = String(SHA256Hasher.hex(body).prefix(16))
+        let digest = SHA256Hasher.digest(body)
         var line: [UInt8] = [0x0a]
         line.reserveCapacity(body.count + 40)
         line += magic
-        line += Array(String(body.count).utf8)
+        line += String(body.count).utf8
         line.append(0x20)
-        line += Array(checksum.utf8)
+        // The checksum: the first 16 hex digits (8 bytes) of the JSON's SHA-256.
+        for byte in digest.prefix(8) {
+            line.append(hexDigits[Int(byte >> 4)])
+            line.append(hexDigits[Int(byte & 0x0F)])
+        }
         line.append(0x20)
         line += body
         line.append(0x0a)
@@ -152,6 +156,12 @@ enum IndexCodec {
     /// A JSON string exactly as StrictJSON writes one: UTF-8, with `"`, `\` and control characters escaped.
     private static func appendString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Most strings (URLs, hashes, validators) need no escape at all: copy them in one go.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output += string.utf8
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output += #"\""#.utf8
