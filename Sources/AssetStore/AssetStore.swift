@@ -10,28 +10,31 @@ import Synchronization
 /// ```
 /// STORE/objects/sha256/ab/<64 hex>   immutable blobs (mode 0444), named by the SHA-256 of their content
 /// STORE/index/records.log            append-only, checksummed index records; newest record per URL wins
-/// STORE/tmp/                         blobs being written (one file per writer, flock'd while alive)
+/// STORE/tmp/                         blobs being written: unnamed (`O_TMPFILE`) where the file system allows,
+///                                    else one named file per writer, flock'd while alive
 /// STORE/lock                         flock: shared for writers, exclusive for gc
 /// ```
 ///
 /// ## Crash safety
-/// A blob is written to `tmp/`, fsync'd, renamed into `objects/` and the directory fsync'd; only then is
-/// its index record appended. A crash therefore leaves at worst a temporary file or an orphan blob (both
-/// removed by ``gc(maxBytes:orphanGrace:)``), never a record without its blob. A record is one `write`
-/// with a length and a checksum; a record torn by a crash is skipped by every reader and counted.
-/// Records are not fsync'd one by one (that would cost a disk flush per asset): a process crash loses
-/// nothing (the page cache survives it), a power loss may lose the newest records — whose blobs, fsync'd
-/// before them, then become orphans for gc. Compaction and blob deletion are ordered the same way: the
-/// new index is fsync'd and renamed before any blob it no longer references is removed.
+/// A blob is written to a temporary file, fsync'd and linked (or renamed) into `objects/`; before any index record
+/// is appended, every fan-out directory that received a blob since the last append is fsync'd. A crash therefore
+/// leaves at worst an orphan blob (or a named temporary file) — both removed by ``gc(maxBytes:orphanGrace:)`` —
+/// never a record without its blob. A record is written whole (one `write` of whole records) with a length and a
+/// checksum; a record torn by a crash is skipped by every reader and counted. With ``RecordBatching/immediate``
+/// records are appended one by one and not fsync'd (a process crash loses nothing, the page cache survives it; a
+/// power loss may lose the newest records, whose blobs then become orphans). With batching, records wait in memory
+/// until their batch is appended and fdatasync'd (see ``RecordBatching``): a crash loses the waiting ones (orphans
+/// again), a power loss nothing that was flushed. Compaction and blob deletion are ordered the same way: the new
+/// index is fsync'd and renamed before any blob it no longer references is removed.
 ///
 /// ## Two processes, one store
-/// Index records are appended with `O_APPEND`, one `write` per record, so concurrent appenders never
+/// Index records are appended with `O_APPEND`, whole records per `write`, so concurrent appenders never
 /// interleave inside a record. `gc` rewrites the index (compaction: new file, fsync, rename) and deletes
-/// blobs under an exclusive `flock` on `STORE/lock`; blob installation and record appends hold it shared,
-/// and ``record(url:entry:)`` checks under that shared lock that the blob exists. So gc can never delete
-/// a blob between that check and the append, nor lose an append to a compaction (appenders open the log
-/// by path under the lock, after any rename). Downloads themselves hold no store lock — only their own
-/// temporary file's lock — so a long download never blocks gc, and gc never blocks a download for long.
+/// blobs under an exclusive `flock` on `STORE/lock`; record appends hold it shared and check under it that each
+/// record's blob exists. So gc can never delete a blob between that check and the append, nor lose an append to a
+/// compaction (appenders open the log by path under the lock, after any rename). Linking a new blob needs no lock
+/// (`linkat` never replaces a file); replacing a damaged copy or reusing an existing one holds it shared. Downloads
+/// themselves hold no store lock, so a long download never blocks gc, and gc never blocks a download for long.
 /// Orphan blobs younger than the gc grace period are kept: another process may be about to record them.
 ///
 /// ## Reads
@@ -48,15 +51,34 @@ public final class AssetStore: Sendable {
     let tempDirectory: String
     let logPath: String
     let lockPath: String
+    /// The index log's name in `index/`.
+    static let logName = "records.log"
+    /// How records reach the log (see ``RecordBatching``).
+    public let batching: RecordBatching
+    /// Whether blobs are written to unnamed temporary files (`O_TMPFILE`, linked into `objects/` through
+    /// `/proc/self/fd`); cleared the first time the file system refuses them.
+    let anonymousTemporaryFiles: Atomic<Bool>
+    /// Whether `linkat(fd, "", …, AT_EMPTY_PATH)` links an unnamed file (Linux 6.10+ without privileges); else the
+    /// file is linked through its `/proc/self/fd` path, which costs a longer path walk.
+    let linkByDescriptor = Atomic(true)
+    /// Descriptors of `objects/sha256`, `index` and `tmp`, open for the store's lifetime: the per-asset calls name
+    /// files relative to them (`ab/<hex>`, `records.log`) instead of walking the whole path every time.
+    let objectsFD: Int32
+    let indexFD: Int32
+    let tempFD: Int32
     private let cache = Mutex(IndexCache())
 
     /// Opens (creating if needed) the store at `directory`, or at ``defaultDirectory(environment:)``.
     /// - Parameters:
     ///   - directory: An explicit store directory (`--store DIR`); overrides the default.
     ///   - environment: Where to look up `XDG_CACHE_HOME` and `HOME`; the process environment when `nil`.
+    ///   - batching: When index records are appended: each at once (the default), or in batches for a run that
+    ///     stores many assets (then call ``flush()`` when the run ends).
     /// - Throws: ``StoreError`` when the directories cannot be created (a read-only store that already
     ///   exists opens fine: it can be read, verified and exported, and writing fails with `.readOnly`).
-    public init(directory: String? = nil, environment: [String: String]? = nil) throws(StoreError) {
+    public init(
+        directory: String? = nil, environment: [String: String]? = nil, batching: RecordBatching = .immediate
+    ) throws(StoreError) {
         var root = directory ?? ""
         if directory == nil { root = try Self.defaultDirectory(environment: environment) }
         root = FileSystem.absolute(root)
@@ -66,9 +88,27 @@ public final class AssetStore: Sendable {
         self.tempDirectory = root + "/tmp"
         self.logPath = root + "/index/records.log"
         self.lockPath = root + "/lock"
+        self.batching = batching
+        self.anonymousTemporaryFiles = Atomic(access("/proc/self/fd", X_OK) == 0)
+        var descriptors: [Int32] = []
         for path in [objectsDirectory, indexDirectory, tempDirectory] {
             try FileSystem.makeDirectories(path)
+            do throws(StoreError) {
+                descriptors.append(try FileSystem.open(path, O_RDONLY | O_DIRECTORY, operation: "open directory"))
+            } catch {
+                for fd in descriptors { close(fd) }
+                throw error
+            }
         }
+        (objectsFD, indexFD, tempFD) = (descriptors[0], descriptors[1], descriptors[2])
+    }
+
+    deinit {
+        cache.withLock { cache in
+            _ = cache.flush(self, durable: true)
+            cache.view.reset()
+        }
+        for fd in [objectsFD, indexFD, tempFD] { close(fd) }
     }
 
     /// The default store location: `$XDG_CACHE_HOME/inbox-assets` when that is set to an absolute path
@@ -91,12 +131,23 @@ public final class AssetStore: Sendable {
     // MARK: Ingest
 
     /// Starts streaming a new blob. Feed it with `write`, then `commit()` and ``record(url:entry:)``.
+    /// - Parameters:
+    ///   - hashing: `false` when the caller hashes the bytes itself as it writes them (the fetch engine
+    ///     does) and hands the digest to ``BlobWriter/commit(sha256:)``: the bytes are then hashed once, not twice.
+    ///     Reads and `verify` still re-hash every blob, so a wrong digest is found, never served.
+    ///   - sizeHint: The size the body is expected to have (a `Content-Length`): the writer's buffer is no larger
+    ///     than that needs (256 KiB at most). More bytes are fine, only written in more pieces.
+    ///   - deferred: `true` to create the temporary file only when bytes must reach the disk (the buffer is full, or
+    ///     at commit): a body that fits the buffer then costs the thread streaming it no file system call at all,
+    ///     and the file's creation moves to whoever commits. Its failures then surface at `write` or `commit`.
     /// - Throws: ``StoreError`` when the temporary file cannot be created (read-only store, no space, …).
-    public func beginBlob() throws(StoreError) -> BlobWriter {
-        try BlobWriter(store: self)
+    public func beginBlob(hashing: Bool = true, sizeHint: Int? = nil, deferred: Bool = false) throws(StoreError)
+        -> BlobWriter
+    {
+        try BlobWriter(store: self, hashing: hashing, sizeHint: sizeHint, deferred: deferred)
     }
 
-    /// Stores `bytes` as a blob (convenience over ``beginBlob()``).
+    /// Stores `bytes` as a blob (convenience over ``beginBlob(hashing:sizeHint:deferred:)``).
     public func put(bytes: [UInt8]) throws(StoreError) -> BlobRef {
         let writer = try beginBlob()
         try writer.write(bytes)
@@ -104,10 +155,28 @@ public final class AssetStore: Sendable {
     }
 
     /// Records that `url` is answered by `entry` — after its blob was committed.
+    ///
+    /// With ``RecordBatching/immediate`` the record is in the log when this returns. With batching it is visible
+    /// to this store's lookups at once and reaches the log with its batch (see ``flush()``).
     /// - Throws: `.blobMissing` when the blob is not in the store (never commit a record without its
-    ///   blob), `.invalidArgument` for a URL too long to fit one record, or the file system's error.
+    ///   blob), `.invalidArgument` for a URL too long to fit one record, or the file system's error. A batched
+    ///   record that cannot be appended later is reported by ``flush()`` instead.
     public func record(url: String, entry: StoreEntry) throws(StoreError) {
         try append(.put(url: url, entry: entry, accessedAt: Millis.from(Date())), checking: entry.blob)
+    }
+
+    /// Appends every waiting batched record now (a no-op with ``RecordBatching/immediate``): one store lock, one
+    /// `fsync` per fan-out directory that received blobs, the records, one `fdatasync` of the log. Afterwards other
+    /// processes see them, and they survive a crash or a power loss.
+    /// - Returns: the records that could not be appended — in this flush or in an automatic one since the last
+    ///   call — with the reason; their URLs stay as the index had them before.
+    @discardableResult
+    public func flush() -> [UnrecordedURL] {
+        cache.withLock { cache in
+            let failed = cache.unrecorded + cache.flush(self, durable: true)
+            cache.unrecorded = []
+            return failed
+        }
     }
 
     /// On a `304 Not Modified`: rewrites only the record (new `fetchedAt`, and any validators or
@@ -229,51 +298,132 @@ public final class AssetStore: Sendable {
         try FileLock.acquire(lockPath, exclusive: exclusive)
     }
 
-    /// Moves a finished temporary file into `objects/` (see ``BlobWriter/commit()``).
-    func install(tempPath: String, blob: BlobRef) throws(StoreError) {
-        let directory = objectsDirectory + "/" + blob.sha256.prefix(2)
-        let destination = directory + "/" + blob.sha256
+    /// Moves a finished, fsync'd temporary file into `objects/` (see ``BlobWriter/commit(sha256:)``): an unnamed
+    /// one (`tempPath == nil`) is linked, a named one renamed. The fan-out directory is fsync'd before the next index
+    /// record is appended (a record is what makes a blob reachable), not once per blob.
+    func install(fd: Int32, tempPath: String?, blob: BlobRef) throws(StoreError) {
+        let fanOut = String(blob.sha256.prefix(2))
+        let relative = fanOut + "/" + blob.sha256
+        var destination: String { objectsDirectory + "/" + relative }  // for errors and the named path only
+        if let tempPath {
+            try installNamed(tempPath, fanOut: fanOut, destination: destination, blob: blob)
+            return
+        }
+        // No store lock: linkat never replaces a file, so it cannot race with gc or quarantine removing one (a
+        // name they are about to remove makes it fail with EEXIST, handled under the lock below).
+        var createdDirectory = false
+        while true {
+            if link(fd, toFD: objectsFD, relative) == 0 {
+                markDirty(fanOut)
+                return
+            }
+            let failure = errno
+            if failure == EINTR { continue }
+            if failure == ENOENT && !createdDirectory {
+                createdDirectory = true
+                if try FileSystem.makeDirectories(objectsDirectory + "/" + fanOut) {
+                    try FileSystem.syncDirectory(objectsDirectory)
+                }
+                continue
+            }
+            if failure == ENOENT && linkByDescriptor.load(ordering: .relaxed) {
+                // The directory is there, so AT_EMPTY_PATH is what the kernel refused (before Linux 6.10 it wants
+                // CAP_DAC_READ_SEARCH and says ENOENT): link through /proc from now on.
+                linkByDescriptor.store(false, ordering: .relaxed)
+                continue
+            }
+            guard failure == EEXIST else { throw StoreError.system("link blob", path: destination, errno: failure) }
+            break
+        }
         let lock = try self.lock(exclusive: false)
         defer { lock?.release() }
-        if try FileSystem.makeDirectories(directory) {
-            try FileSystem.syncDirectory(objectsDirectory)
+        var existing = stat()
+        if fstatat(objectsFD, relative, &existing, AT_SYMLINK_NOFOLLOW) == 0, FileSystem.isRegularFile(existing),
+            Int(existing.st_size) == blob.size
+        {
+            // Same name, same size: the content is already here. Refresh its mtime so that gc's orphan grace period
+            // protects it until this process records it; its directory may still await its writer's fsync.
+            utimensat(objectsFD, relative, nil, AT_SYMLINK_NOFOLLOW)
+            markDirty(fanOut)
+            return
         }
+        // Absent now (gc or quarantine removed it meanwhile), or a damaged copy (wrong size, a symlink, a FIFO):
+        // give the file a temporary name and rename it over, atomically.
+        let name = "blob-\(getpid())-\(FileSystem.randomToken())"
+        while link(fd, toFD: tempFD, name) != 0 {
+            if errno == EINTR { continue }
+            throw StoreError.system("link temp file", path: tempDirectory + "/" + name, errno: errno)
+        }
+        if renameat(tempFD, name, objectsFD, relative) != 0 {
+            let failure = errno
+            unlinkat(tempFD, name, 0)
+            throw StoreError.system("rename \(tempDirectory)/\(name) to", path: destination, errno: failure)
+        }
+        markDirty(fanOut)
+    }
+
+    /// `linkat` of an unnamed file to `name` in the directory `directory`, by descriptor or through `/proc`.
+    private func link(_ fd: Int32, toFD directory: Int32, _ name: String) -> Int32 {
+        if linkByDescriptor.load(ordering: .relaxed) {
+            return linkat(fd, "", directory, name, FileSystem.emptyPathFlag)
+        }
+        return linkat(AT_FDCWD, "/proc/self/fd/\(fd)", directory, name, AT_SYMLINK_FOLLOW)
+    }
+
+    /// The named-temporary-file path of ``install(fd:tempPath:blob:)`` (file systems without `O_TMPFILE`).
+    private func installNamed(_ tempPath: String, fanOut: String, destination: String, blob: BlobRef)
+        throws(StoreError)
+    {
+        let directory = objectsDirectory + "/" + fanOut
+        let lock = try self.lock(exclusive: false)
+        defer { lock?.release() }
         var existing = stat()
         if lstat(destination, &existing) == 0, FileSystem.isRegularFile(existing), Int(existing.st_size) == blob.size {
-            // Same name, same size: the content is already here. Refresh its mtime so that gc's orphan
-            // grace period protects it until this process records it.
             try FileSystem.remove(tempPath)
             utimensat(AT_FDCWD, destination, nil, 0)
+            markDirty(fanOut)
             return
         }
         // Absent, or a damaged copy (wrong size, a symlink, a FIFO): the rename replaces it atomically.
-        try FileSystem.rename(tempPath, destination)
-        try FileSystem.syncDirectory(directory)
+        if Glibc.rename(tempPath, destination) != 0 {
+            guard errno == ENOENT else {
+                throw StoreError.system("rename \(tempPath) to", path: destination, errno: errno)
+            }
+            if try FileSystem.makeDirectories(directory) { try FileSystem.syncDirectory(objectsDirectory) }
+            try FileSystem.rename(tempPath, destination)
+        }
+        markDirty(fanOut)
     }
 
-    /// Appends one record under the shared store lock; checks first that `blob` is installed.
+    /// Notes a fan-out directory (`ab`) that received a blob: fsync'd before the next record is appended.
+    private func markDirty(_ fanOut: String) {
+        cache.withLock { _ = $0.dirtyDirectories.insert(fanOut) }
+    }
+
+    /// Queues one record (appending it at once unless batching) after checking what can be checked now.
     private func append(_ record: IndexRecord, checking blob: BlobRef?) throws(StoreError) {
+        let url: String
         switch record {
-        case .put(let url, _, _), .touch(let url, _), .remove(let url):
-            guard !url.isEmpty else { throw StoreError(.invalidArgument, "an index record needs a non-empty URL") }
-        case .generation: break
+        case .put(let recorded, _, _), .touch(let recorded, _), .remove(let recorded): url = recorded
+        case .generation: return
         }
+        guard !url.isEmpty else { throw StoreError(.invalidArgument, "an index record needs a non-empty URL") }
         let line = IndexCodec.encode(record)
         guard line.count <= IndexCodec.maxRecordBytes else {
             throw StoreError(.invalidArgument, "URL too long for an index record (\(line.count) bytes)")
         }
-        let lock = try self.lock(exclusive: false)
-        defer { lock?.release() }
-        if let blob {
-            let path = blobPath(blob.sha256)
-            guard let info = try FileSystem.status(path), Int(info.st_size) == blob.size else {
-                throw StoreError(.blobMissing, "blob \(blob.sha256) is not in the store; commit it first", path: path)
+        let waiting = PendingRecord(record: record, url: url, line: line, blob: blob)
+        try cache.withLock { (cache) throws(StoreError) in
+            cache.enqueue(waiting)
+            if batching.isImmediate {
+                if let failure = cache.flush(self, durable: false).first { throw failure.error }
+                return
             }
-        }
-        let fd = try FileSystem.open(logPath, O_WRONLY | O_APPEND | O_CREAT, operation: "open index")
-        defer { close(fd) }
-        try withBytes(line) { (raw) throws(StoreError) in
-            try FileSystem.writeAll(fd, raw.baseAddress!, raw.count, path: logPath)
+            let now = ContinuousClock.now
+            if cache.oldestPending == nil { cache.oldestPending = now }
+            if cache.pending.count >= batching.maxRecords || now - cache.oldestPending! >= batching.maxDelay {
+                cache.unrecorded += cache.flush(self, durable: true)
+            }
         }
     }
 
@@ -306,11 +456,14 @@ public final class AssetStore: Sendable {
         }
         defer { close(fd) }
         let hasher = try SHA256Hasher()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileSystem.chunkSize, alignment: 16)
+        let expected = Int(info.st_size)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: min(FileSystem.chunkSize, max(expected, 1)), alignment: 16)
         defer { buffer.deallocate() }
         var size = 0
-        while true {
-            let got = try FileSystem.read(fd, buffer.baseAddress!, buffer.count, path: path)
+        // Up to the size fstat saw (as read(_:) does): a small blob costs one read, not a second one to see EOF.
+        while size < expected {
+            let got = try FileSystem.read(fd, buffer.baseAddress!, min(buffer.count, expected - size), path: path)
             if got == 0 { break }
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
             size += got
@@ -324,9 +477,15 @@ public final class AssetStore: Sendable {
     /// the last call. Only new bytes are parsed, unless gc replaced the log file.
     func withIndex<Result: Sendable>(_ body: (IndexState) -> Result) throws(StoreError) -> Result {
         try cache.withLock { (cache) throws(StoreError) -> Result in
-            try cache.refresh(logPath: logPath)
-            return body(cache.state)
+            try cache.refresh(self)
+            return body(cache.view.state)
         }
+    }
+
+    /// Appends waiting batched records before verify, gc or stats read the log from disk (what they cannot append
+    /// is reported by the next ``flush()``). Call before taking the store lock: the flush takes it shared.
+    func flushWaiting() {
+        cache.withLock { $0.unrecorded += $0.flush(self, durable: true) }
     }
 
     /// Reads the whole log afresh (verify and gc want every damaged record, including a torn tail).
@@ -340,44 +499,6 @@ public final class AssetStore: Sendable {
         }
         _ = IndexCodec.parse(bytes, base: 0, into: &state, final: true)
         return state
-    }
-}
-
-/// The process-local view of the index log: which file (device, inode, first bytes) and how far it was
-/// parsed. The first bytes matter because a compacted log may get the inode number of one replaced
-/// earlier; compaction starts every log with a random generation record, so the prefix tells them apart.
-struct IndexCache {
-    static let prefixLength = 64
-    var device: UInt64 = 0
-    var inode: UInt64 = 0
-    var prefix: [UInt8] = []
-    var offset = 0
-    var state = IndexState()
-
-    mutating func refresh(logPath: String) throws(StoreError) {
-        let fd: Int32
-        do throws(StoreError) {
-            fd = try FileSystem.open(logPath, O_RDONLY | O_NONBLOCK, operation: "open index")
-        } catch  where error.code == .notFound {
-            self = IndexCache()
-            return
-        }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw StoreError.system("stat", path: logPath, errno: errno) }
-        let size = Int(info.st_size)
-        let head = try FileSystem.readRange(fd, from: 0, count: min(size, Self.prefixLength), path: logPath)
-        if UInt64(info.st_dev) != device || UInt64(info.st_ino) != inode || size < offset
-            || !head.starts(with: prefix)
-        {
-            self = IndexCache()
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-        }
-        if prefix.count < head.count { prefix = head }
-        guard size > offset else { return }
-        let bytes = try FileSystem.readRange(fd, from: offset, count: size - offset, path: logPath)
-        offset += IndexCodec.parse(bytes, base: offset, into: &state, final: false)
     }
 }
 

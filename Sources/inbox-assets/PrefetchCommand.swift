@@ -82,7 +82,9 @@ struct Prefetch {
 
         let store: AssetStore
         do {
-            store = try AssetStore(directory: invocation.value("store"))
+            // Batched index records: one lock, directory fsync and log append per batch instead of per asset;
+            // `retrieveAll` flushes them when it ends.
+            store = try AssetStore(directory: invocation.value("store"), batching: .run)
         } catch {
             throw CommandFailure(message: "cannot open the store: \(error.message)", status: ExitCode.invalidInput)
         }

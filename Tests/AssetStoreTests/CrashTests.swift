@@ -9,6 +9,7 @@ import Testing
 enum CrashChild {
     static let storeVariable = "ASSETSTORE_TEST_CHILD_STORE"
     static let seedVariable = "ASSETSTORE_TEST_CHILD_SEED"
+    static let batchVariable = "ASSETSTORE_TEST_CHILD_BATCH"
     static var storeDirectory: String? { getenv(storeVariable).map { String(cString: $0) } }
 
     /// Content every child also writes, so kills land in the existing-blob path too.
@@ -34,7 +35,8 @@ enum CrashChild {
     }
 
     /// Starts the test binary as a child that runs only ``CrashTests/childIngestsUntilKilled()``.
-    static func spawn(store: String, seed: Int) throws -> RunningChild {
+    /// - Parameter batch: the child's ``RecordBatching/maxRecords`` (1 = immediate appends).
+    static func spawn(store: String, seed: Int, batch: Int = 1) throws -> RunningChild {
         let process = Process()
         process.executableURL = URL(
             fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
@@ -42,6 +44,7 @@ enum CrashChild {
         var environment = ProcessInfo.processInfo.environment
         environment[storeVariable] = store
         environment[seedVariable] = String(seed)
+        environment[batchVariable] = String(batch)
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -78,7 +81,9 @@ struct CrashTests {
     @Test(.enabled(if: CrashChild.storeDirectory != nil, "runs only inside the child process of the crash tests"))
     func childIngestsUntilKilled() throws {
         guard let directory = CrashChild.storeDirectory else { return }
-        let store = try AssetStore(directory: directory)
+        let batch = getenv(CrashChild.batchVariable).map { String(cString: $0) }.flatMap { Int($0) } ?? 1
+        let store = try AssetStore(
+            directory: directory, batching: RecordBatching(maxRecords: batch, maxDelay: .seconds(3_600)))
         let seed = UInt64(getenv(CrashChild.seedVariable).map { String(cString: $0) }.flatMap { UInt64($0) } ?? 0)
         var random = pseudoRandomBytes(8 * 4_096, seed: seed).makeIterator()
         func next(_ bound: Int) -> Int {
@@ -111,7 +116,9 @@ struct CrashTests {
         let directory = TemporaryDirectory()
         var roundsWithDebris = 0
         for round in 0..<24 {
-            let child = try CrashChild.spawn(store: directory.path, seed: round)
+            // Every other child batches its records (8 a batch): a kill then also lands mid-batch, losing the
+            // records not yet appended (their blobs become orphans), never leaving a record without its blob.
+            let child = try CrashChild.spawn(store: directory.path, seed: round, batch: round % 2 == 0 ? 8 : 1)
             try #require(child.waitUntilReady(), "child did not start")
             let delay = UInt32.random(in: 0..<250_000)
             usleep(delay)
@@ -120,8 +127,8 @@ struct CrashTests {
             #expect(report.isClean, "round \(round), killed after \(delay) µs: \(report.problems.map(\.message))")
             if !report.isSpotless { roundsWithDebris += 1 }
         }
-        // Killing mid-write leaves debris (a temporary file, an orphan, a torn record) now and then;
-        // had no kill ever hit a write, this test would not have tested anything.
+        // Killing mid-write or mid-batch leaves debris (an orphan, a torn record, a named temporary file) now and
+        // then; had no kill ever hit a write, this test would not have tested anything.
         #expect(roundsWithDebris > 0)
 
         let store = try AssetStore(directory: directory.path)
@@ -142,7 +149,7 @@ struct CrashTests {
 
     @Test func twoProcessesAndAConcurrentGCKeepOneStoreConsistent() throws {
         let directory = TemporaryDirectory()
-        let children = try [100, 101].map { try CrashChild.spawn(store: directory.path, seed: $0) }
+        let children = try [(100, 1), (101, 5)].map { try CrashChild.spawn(store: directory.path, seed: $0, batch: $1) }
         for child in children { try #require(child.waitUntilReady(), "child did not start") }
         let store = try AssetStore(directory: directory.path)
         for _ in 0..<12 {
@@ -162,5 +169,31 @@ struct CrashTests {
         }
         _ = try store.gc(orphanGrace: .zero)
         #expect(try store.verify().isSpotless)
+    }
+
+    @Test func aReaderInAnotherProcessSeesEachFlushedBatchWithItsBlobs() throws {
+        let directory = TemporaryDirectory()
+        let child = try CrashChild.spawn(store: directory.path, seed: 200, batch: 6)
+        try #require(child.waitUntilReady(), "child did not start")
+        let reader = try AssetStore(directory: directory.path)
+        var sightings = 0
+        var seen = 0
+        let deadline = Date().addingTimeInterval(15)
+        while sightings < 5 && Date() < deadline {
+            let listed = try reader.list()
+            if listed.count > seen {
+                sightings += 1
+                seen = listed.count
+                for entry in listed.suffix(3) {
+                    #expect(
+                        try reader.read(entry.entry.blob).bytes == CrashChild.expectedBytes(for: entry.url),
+                        "\(entry.url)")
+                }
+            }
+            usleep(20_000)
+        }
+        #expect(child.kill())
+        #expect(sightings == 5, "the reader saw the index grow \(sightings) times")
+        #expect(try reader.verify().isClean)
     }
 }

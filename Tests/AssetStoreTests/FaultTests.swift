@@ -40,6 +40,10 @@ struct FaultTests {
         defer { _ = mount.remount(readOnly: false) }
 
         #expect(throws: StoreError(.readOnly, "")) { try store.beginBlob() }
+        // A deferred writer finds out when its bytes must reach the disk.
+        let deferred = try store.beginBlob(deferred: true)
+        try deferred.write([1, 2, 3])
+        #expect(throws: StoreError(.readOnly, "")) { try deferred.commit() }
         #expect(throws: StoreError(.readOnly, "")) { try store.put(bytes: [1, 2, 3]) }
         #expect(throws: StoreError(.readOnly, "")) { try store.record(url: "https://ro.test/b", entry: entry(blob)) }
         #expect(throws: StoreError(.readOnly, "")) { try store.touch(url) }

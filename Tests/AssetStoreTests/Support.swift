@@ -1,8 +1,9 @@
-import AssetStore
 import Foundation
 import Glibc
 import TestSupport
 import Testing
+
+@testable import AssetStore
 
 /// A fresh directory under /tmp, removed (with everything in it) when the value goes away.
 final class TemporaryDirectory: Sendable {
@@ -103,5 +104,22 @@ extension BlobRead {
     var bytes: [UInt8]? {
         if case .intact(let bytes) = self { return bytes }
         return nil
+    }
+}
+
+/// How blobs are staged before they enter `objects/`: the code paths a test can force on a store.
+enum TemporaryFiles: String, Sendable, CaseIterable, CustomTestStringConvertible {
+    /// `O_TMPFILE`, linked with `AT_EMPTY_PATH` (the default on Linux 6.10+).
+    case unnamed
+    /// `O_TMPFILE`, linked through `/proc/self/fd/N` (older kernels).
+    case unnamedThroughProc
+    /// A named, flock'd file in `tmp/`, renamed into place (file systems without `O_TMPFILE`).
+    case named
+
+    var testDescription: String { rawValue }
+
+    func apply(to store: AssetStore) {
+        store.anonymousTemporaryFiles.store(self != .named, ordering: .relaxed)
+        store.linkByDescriptor.store(self == .unnamed, ordering: .relaxed)
     }
 }

@@ -32,6 +32,29 @@ import Testing
         #expect(second.result.file().map { try? Data(contentsOf: URL(fileURLWithPath: $0)) } == Data(expected))
     }
 
+    @Test func aBatchedStoreHasEveryRecordInTheLogWhenRetrieveAllReturns() async throws {
+        let harness = try RetrievalHarness()
+        let batching = RecordBatching(maxRecords: 1_000, maxDelay: .seconds(3_600))
+        let urls = ["/inbox/hero.png", "/inbox/banner.jpg", "/inbox/slide-1.jpg"].map(harness.url)
+        for run in 0..<2 {
+            // The same store directory twice: first fetched, then revalidated (304) — both kinds of record.
+            let store = try AssetStore(directory: harness.storeDirectory, batching: batching)
+            let retriever = AssetRetriever(fetcher: harness.engine, store: store)
+            let assets = await retriever.retrieveAll(urls)
+            let expected: RetrievedAsset.Source = run == 0 ? .network : .revalidated
+            #expect(assets.map(\.isOK) == [true, true, true])
+            #expect(assets.map(\.source) == [expected, expected, expected])
+            // Another store on the same directory (another process, in effect) sees them while this one lives.
+            let other = try harness.store()
+            for (url, asset) in zip(urls, assets) {
+                #expect(try other.lookup(url)?.blob == asset.entry?.blob)
+                #expect(try other.lookup(url)?.fetchedAt == asset.entry?.fetchedAt)
+            }
+            withExtendedLifetime(store) {}
+        }
+        #expect(try harness.store().verify().isSpotless)
+    }
+
     @Test func staleEntriesAreRevalidatedWithoutABody() async throws {
         let harness = try RetrievalHarness()
         let url = harness.url("/cache/max-age%3D60/inbox/banner.jpg")

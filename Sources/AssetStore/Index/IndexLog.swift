@@ -70,6 +70,40 @@ enum IndexCodec {
     static let maxRecordBytes = 60 * 1024
 
     static func encode(_ record: IndexRecord) -> [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(512)
+        if case .put(let url, let entry, let accessedAt) = record {
+            // The record every stored asset writes, written directly: the same bytes as the JSONValue path below
+            // (same member order, same escaping; IndexTests compare the two), without building a JSONObject first.
+            body += #"{"op":"put","url":"#.utf8
+            appendString(url, to: &body)
+            body += #","sha256":"#.utf8
+            appendString(entry.blob.sha256, to: &body)
+            body += #","size":"#.utf8
+            body += String(entry.blob.size).utf8
+            body += #","contentType":"#.utf8
+            appendOptional(entry.contentType, to: &body)
+            body += #","etag":"#.utf8
+            appendOptional(entry.etag, to: &body)
+            body += #","lastModified":"#.utf8
+            appendOptional(entry.lastModified, to: &body)
+            body += #","cacheControl":"#.utf8
+            appendOptional(entry.cacheControl, to: &body)
+            body += #","fetchedAt":"#.utf8
+            body += String(Millis.from(entry.fetchedAt)).utf8
+            body += #","httpStatus":"#.utf8
+            body += String(entry.httpStatus).utf8
+            body += #","accessedAt":"#.utf8
+            body += String(accessedAt).utf8
+            body.append(UInt8(ascii: "}"))
+        } else {
+            body = encodedJSON(record)
+        }
+        return line(body)
+    }
+
+    /// The record's JSON through ``JSONValue`` (every kind of record; `put` records take the direct path above).
+    static func encodedJSON(_ record: IndexRecord) -> [UInt8] {
         let json: JSONValue
         switch record {
         case .put(let url, let entry, let accessedAt):
@@ -91,17 +125,58 @@ enum IndexCodec {
         }
         var body: [UInt8] = []
         json.write(to: &body)
-        let checksum = String(SHA256Hasher.hex(body).prefix(16))
+        return body
+    }
+
+    /// Frames a record's JSON as one log line: newline, magic, length, checksum, JSON, newline.
+    static func line(_ body: [UInt8]) -> [UInt8] {
+        let digest = SHA256Hasher.digest(body)
         var line: [UInt8] = [0x0a]
         line.reserveCapacity(body.count + 40)
         line += magic
-        line += Array(String(body.count).utf8)
+        line += String(body.count).utf8
         line.append(0x20)
-        line += Array(checksum.utf8)
+        // The checksum: the first 16 hex digits (8 bytes) of the JSON's SHA-256.
+        for byte in digest.prefix(8) {
+            line.append(hexDigits[Int(byte >> 4)])
+            line.append(hexDigits[Int(byte & 0x0F)])
+        }
         line.append(0x20)
         line += body
         line.append(0x0a)
         return line
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private static func appendOptional(_ string: String?, to output: inout [UInt8]) {
+        if let string { appendString(string, to: &output) } else { output += "null".utf8 }
+    }
+
+    /// A JSON string exactly as StrictJSON writes one: UTF-8, with `"`, `\` and control characters escaped.
+    private static func appendString(_ string: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        // Most strings (URLs, hashes, validators) need no escape at all: copy them in one go.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output += string.utf8
+            output.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output += #"\""#.utf8
+            case UInt8(ascii: "\\"): output += #"\\"#.utf8
+            case 0x0A: output += #"\n"#.utf8
+            case 0x0D: output += #"\r"#.utf8
+            case 0x09: output += #"\t"#.utf8
+            case 0..<0x20:
+                output += #"\u00"#.utf8
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
     }
 
     /// Parses the complete lines of `bytes` (which start at file offset `base`) into `state`.

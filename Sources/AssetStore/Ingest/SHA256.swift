@@ -42,6 +42,14 @@ final class SHA256Hasher {
     }
 
     static func hex(_ bytes: [UInt8]) -> String { bytes.withUnsafeBytes { hex($0) } }
+
+    /// One-shot SHA-256 of a buffer: the 32 digest bytes.
+    static func digest(_ bytes: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        bytes.withUnsafeBytes { raw in _ = EVP_Digest(raw.baseAddress, raw.count, &digest, &length, EVP_sha256(), nil) }
+        return digest
+    }
 }
 
 enum Hex {

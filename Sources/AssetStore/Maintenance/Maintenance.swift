@@ -154,6 +154,7 @@ extension AssetStore {
     /// and torn records, stray temporary files, orphan blobs, unexpected files. Read-only (it removes
     /// nothing); runs under the shared store lock so that gc cannot change the store underneath it.
     public func verify() throws(StoreError) -> VerifyReport {
+        flushWaiting()
         let lock = try self.lock(exclusive: false)
         defer { lock?.release() }
         let state = try loadIndex()
@@ -235,6 +236,7 @@ extension AssetStore {
     ///   - orphanGrace: Orphans younger than this are kept: another process may have just committed the
     ///     blob and be about to record it. Pass `.zero` when no other process can be writing.
     public func gc(maxBytes: Int? = nil, orphanGrace: Duration = .seconds(900)) throws(StoreError) -> GCReport {
+        flushWaiting()
         let lock = try self.lock(exclusive: true)
         defer { lock?.release() }
         var report = GCReport()
@@ -306,6 +308,7 @@ extension AssetStore {
 
     /// Counts entries, blobs, bytes and debris without hashing anything.
     public func stats() throws(StoreError) -> StoreStats {
+        flushWaiting()
         let state = try loadIndex()
         let (blobs, _) = try scanObjects()
         var stats = StoreStats()

@@ -8,12 +8,39 @@ enum FileSystem {
     /// enough that a 1 GB video streams in bounded memory.
     static let chunkSize = 256 * 1024
 
+    /// `O_TMPFILE` (an unnamed file in a directory, Linux 3.11+), which Swift's Glibc module does not import: glibc
+    /// defines it as `__O_TMPFILE | O_DIRECTORY`, and `__O_TMPFILE` is `020000000` on these architectures (the
+    /// generic value); elsewhere `nil`, and blobs are written to named temporary files.
+    static let temporaryFileFlag: Int32? = {
+        #if os(Linux) && (arch(x86_64) || arch(arm64) || arch(riscv64))
+            return 0o20000000 | O_DIRECTORY
+        #else
+            return nil
+        #endif
+    }()
+
+    /// `AT_EMPTY_PATH` (`0x1000` on every Linux architecture), which glibc defines only under `_GNU_SOURCE`, so
+    /// Swift's Glibc module does not import it.
+    static let emptyPathFlag: Int32 = 0x1000
+
     /// Opens `path`, retrying on `EINTR`.
     static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644, operation: String) throws(StoreError)
         -> Int32
     {
         while true {
             let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
+            if fd >= 0 { return fd }
+            if errno == EINTR { continue }
+            throw StoreError.system(operation, path: path, errno: errno)
+        }
+    }
+
+    /// Opens `name` relative to the directory `directory` (`openat`), retrying on `EINTR`; `path` names it in errors.
+    static func open(
+        at directory: Int32, _ name: String, _ flags: Int32, mode: mode_t = 0o644, path: String, operation: String
+    ) throws(StoreError) -> Int32 {
+        while true {
+            let fd = Glibc.openat(directory, name, flags | O_CLOEXEC, mode)
             if fd >= 0 { return fd }
             if errno == EINTR { continue }
             throw StoreError.system(operation, path: path, errno: errno)

@@ -169,7 +169,20 @@ public final class AssetRetriever: Sendable {
                 startNext()
             }
         }
-        return urls.map { results[firstIndex[$0]!]! }
+        return recordsFlushed(urls.map { results[firstIndex[$0]!]! })
+    }
+
+    /// Flushes the store's batched records (see ``AssetStore/flush()``) and turns every asset whose record could not
+    /// be appended into a store failure: its URL is not in the index after all.
+    func recordsFlushed(_ assets: [RetrievedAsset]) -> [RetrievedAsset] {
+        guard let store, !offline else { return assets }
+        let unrecorded = store.flush()
+        guard !unrecorded.isEmpty else { return assets }
+        let errors = Dictionary(unrecorded.map { ($0.url, $0.error) }, uniquingKeysWith: { first, _ in first })
+        return assets.map { asset in
+            guard let error = errors[asset.url] else { return asset }
+            return storeFailure(asset.url, error, outcome: asset.outcome)
+        }
     }
 
     // MARK: Fetching

@@ -137,7 +137,7 @@ extension AssetRetriever {
         var root = await retrieve(url)
         guard root.isOK else { return [root] }
         let limit = HLSLimits().maxBytes
-        guard let body = Self.playlistBody(of: root, limit: limit) else { return [root] }
+        guard let body = Self.playlistBody(of: root, limit: limit) else { return recordsFlushed([root]) }
         let rootPlaylist = Self.parse(&root, body: body)
         var playlists = [root]
         var mediaPlaylists: [HLSPlaylist] = []
@@ -165,8 +165,8 @@ extension AssetRetriever {
             }
         }
         let playlistURLs = Set(playlists.map { Self.withoutFragment($0.url) })
-        return playlists
-            + (await retrieveAll(Self.unique(segments).filter { !playlistURLs.contains($0) }, progress: progress))
+        let fetched = await retrieveAll(Self.unique(segments).filter { !playlistURLs.contains($0) }, progress: progress)
+        return recordsFlushed(playlists + fetched)
     }
 
     // MARK: HLS helpers
