@@ -14,7 +14,7 @@ extension JSONValue {
         write(to: &output, pretty: pretty, indent: 0)
     }
 
-    private func write(to output: inout [UInt8], pretty: Bool, indent: Int) {
+    func write(to output: inout [UInt8], pretty: Bool, indent: Int) {
         switch self {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
@@ -54,14 +54,14 @@ extension JSONValue {
         }
     }
 
-    private static func newline(_ output: inout [UInt8], _ indent: Int) {
+    static func newline(_ output: inout [UInt8], _ indent: Int) {
         output.append(0x0A)
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    private static func writeString(_ string: String, to output: inout [UInt8]) {
+    static func writeString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Native strings are contiguous UTF-8: copy each run of bytes that need no escape in one append (reports
         // are mostly such runs); bridged or other non-contiguous strings take the byte-by-byte path.

@@ -21,6 +21,13 @@ enum Console {
     static func out(_ text: String) { write(text, to: FileHandle.standardOutput) }
     static func err(_ text: String) { write(text, to: FileHandle.standardError) }
 
+    /// Writes bytes as they are, without copying them into a `String` or `Data` first (reports of 100,000 cards).
+    static func out(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        FileHandle.standardOutput.write(
+            Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none))
+    }
+
     private static func write(_ text: String, to handle: FileHandle) {
         handle.write(Data(text.utf8))
     }

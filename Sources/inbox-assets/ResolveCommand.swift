@@ -1,7 +1,9 @@
 import ArgumentKit
 import Findings
+import Foundation
 import InboxCards
 import Preflight
+import StrictJSON
 
 /// `inbox-assets resolve`: read inputs, resolve cards, print the report, map findings to the exit code.
 enum ResolveCommand {
@@ -11,12 +13,23 @@ enum ResolveCommand {
         outcome.run.inputFindings += unreadable.map(\.finding)
 
         switch invocation.value("format") {
-        case "json": Console.out(outcome.run.json.serialized(pretty: true) + "\n")
-        default: Console.out(ResolveTextReport.render(outcome.run, style: TextStyle(color: Console.stdoutWantsColor)))
+        case "json":
+            // Streamed: the report of 100,000 cards is never one tree, one 65 MB buffer or a copy of it.
+            var writer = JSONWriter(pretty: true, sink: Console.out)
+            outcome.run.write(to: &writer)
+            writer.raw("\n")
+            writer.flush()
+        default:
+            var text: [UInt8] = []
+            ResolveTextReport.write(outcome.run, style: TextStyle(color: Console.stdoutWantsColor), to: &text)
+            text.withUnsafeBytes(Console.out)
         }
-        return exitCode(
+        let status = exitCode(
             invocation, unreadable: unreadable, unusable: outcome.unusableInputs, findings: outcome.run.allFindings,
             degraded: outcome.run.degradedCount)
+        // Everything is written (stdout is unbuffered). Exiting here, with the run still alive, skips freeing every
+        // card and message one by one: a tenth of the time of a large run, for memory the process gives back anyway.
+        withExtendedLifetime(outcome) { exit(status) }
     }
 
     /// `--sdk`, `--platform` and `--force-kind` (when the command has it).

@@ -55,6 +55,18 @@ public struct AssetReference: Sendable, Hashable {
                 ("role", .string(role.rawValue)), ("index", index.map(JSONValue.int) ?? .null), ("url", .string(url)),
             ]))
     }
+
+    /// Writes ``json`` without building it: the same bytes.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("role")
+        writer.string(role.rawValue)
+        writer.key("index")
+        if let index { writer.int(index) } else { writer.null() }
+        writer.key("url")
+        writer.string(url)
+        writer.endObject()
+    }
 }
 
 extension AssetReference: CustomStringConvertible, CustomDebugStringConvertible {
@@ -104,6 +116,25 @@ public struct CardButton: Sendable, Hashable {
         case .dismiss, .markRead: break
         }
         return .object(object)
+    }
+
+    /// Writes ``json`` without building it: the same bytes.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("title")
+        writer.string(Redaction.redactText(title))
+        writer.key("action")
+        writer.string(action.name)
+        switch action {
+        case .openURL(let url):
+            writer.key("url")
+            writer.string(Redaction.redactURL(url))
+        case .custom(let payload):
+            writer.key("payload")
+            writer.value(Redact.json(.object(payload)))
+        case .dismiss, .markRead: break
+        }
+        writer.endObject()
     }
 }
 
@@ -177,6 +208,56 @@ public struct ResolvedCard: Sendable, Hashable {
                 ("body", .optional(body.map(Redaction.redactText))),
             ]))
     }
+
+    /// Writes ``json`` without building it: the same bytes (a report of many cards is written card by card).
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id")
+        writer.string(id)
+        writer.key("code")
+        writer.string(code)
+        writer.key("sdk")
+        writer.string(sdk?.rawValue)
+        writer.key("platform")
+        writer.string(platform.rawValue)
+        writer.key("language")
+        writer.string(language)
+        writer.key("requested")
+        writer.string(requested.rawValue)
+        writer.key("resolved")
+        writer.string(resolved.rawValue)
+        writer.key("degraded")
+        writer.bool(degraded)
+        writer.key("degradeReason")
+        writer.string(degradeReason)
+        writer.key("sdkLog")
+        writer.string(sdkLog)
+        writer.key("findings")
+        writer.beginArray()
+        for finding in findings { finding.write(to: &writer) }
+        writer.endArray()
+        writer.key("assets")
+        writer.beginArray()
+        for asset in assets { asset.write(to: &writer) }
+        writer.endArray()
+        writer.key("forced")
+        writer.bool(forced)
+        writer.key("pinned")
+        writer.bool(pinned)
+        writer.key("buttons")
+        writer.beginArray()
+        for button in buttons { button.write(to: &writer) }
+        writer.endArray()
+        writer.key("accessibility")
+        writer.beginArray()
+        for label in accessibilityLabels { writer.string(Redaction.redactText(label)) }
+        writer.endArray()
+        writer.key("title")
+        writer.string(title.map(Redaction.redactText))
+        writer.key("body")
+        writer.string(body.map(Redaction.redactText))
+        writer.endObject()
+    }
 }
 
 extension SourcedFinding {
@@ -185,6 +266,15 @@ extension SourcedFinding {
         guard case .object(var object) = finding.json else { return finding.json }
         object = JSONObject([("source", .string(source))] + object.map { ($0.key, $0.value) })
         return .object(object)
+    }
+
+    /// Writes ``json`` without building it: the same bytes.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("source")
+        writer.string(source)
+        finding.writeMembers(to: &writer)
+        writer.endObject()
     }
 }
 
@@ -212,17 +302,53 @@ public struct ResolveRun: Sendable, Hashable {
     /// Every finding of the run (input findings and card findings).
     public var allFindings: [Finding] { inputFindings.map(\.finding) + cards.flatMap(\.findings) }
 
+    /// How many findings of the run (input and card findings) have exactly this severity, without collecting them.
+    public func findingCount(_ severity: Severity) -> Int {
+        var count = inputFindings.reduce(0) { $0 + ($1.finding.severity == severity ? 1 : 0) }
+        for card in cards { count += card.findings.count(severity) }
+        return count
+    }
+
     /// `{"schemaVersion": 1, "summary": {…}, "findings": […], "cards": […]}`.
     public var json: JSONValue {
-        let all = allFindings
         let summary = JSONObject([
             ("messages", .int(messagesRead)), ("cards", .int(cards.count)), ("degraded", .int(degradedCount)),
-            ("errors", .int(all.count(.error))), ("warnings", .int(all.count(.warning))),
+            ("errors", .int(findingCount(.error))), ("warnings", .int(findingCount(.warning))),
         ])
         return .object(
             JSONObject([
                 ("schemaVersion", .int(1)), ("summary", .object(summary)),
                 ("findings", .array(inputFindings.map(\.json))), ("cards", .array(cards.map(\.json))),
             ]))
+    }
+
+    /// Writes ``json`` without building it: the same bytes, card by card, so a writer with a sink streams the
+    /// report instead of holding it.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("schemaVersion")
+        writer.int(1)
+        writer.key("summary")
+        writer.beginObject()
+        writer.key("messages")
+        writer.int(messagesRead)
+        writer.key("cards")
+        writer.int(cards.count)
+        writer.key("degraded")
+        writer.int(degradedCount)
+        writer.key("errors")
+        writer.int(findingCount(.error))
+        writer.key("warnings")
+        writer.int(findingCount(.warning))
+        writer.endObject()
+        writer.key("findings")
+        writer.beginArray()
+        for finding in inputFindings { finding.write(to: &writer) }
+        writer.endArray()
+        writer.key("cards")
+        writer.beginArray()
+        for card in cards { card.write(to: &writer) }
+        writer.endArray()
+        writer.endObject()
     }
 }
