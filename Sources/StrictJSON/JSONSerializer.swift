@@ -55,9 +55,20 @@ extension JSONValue {
     }
 
     static func newline(_ output: inout [UInt8], _ indent: Int) {
-        output.append(0x0A)
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
+        // A newline and the indentation in one copy from a prepared run (pretty reports are a third spaces).
+        var remaining = indent * 2 + 1
+        var first = true
+        while remaining > 0 {
+            let chunk = min(remaining, newlineAndSpaces.count - (first ? 0 : 1))
+            newlineAndSpaces.withUnsafeBufferPointer { run in
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: run[(first ? 0 : 1)..<(first ? 0 : 1) + chunk]))
+            }
+            remaining -= chunk
+            first = false
+        }
     }
+
+    private static let newlineAndSpaces: [UInt8] = [0x0A] + Array(repeating: UInt8(ascii: " "), count: 128)
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 

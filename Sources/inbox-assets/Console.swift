@@ -73,9 +73,39 @@ enum InputFiles {
         guard !isDirectory.boolValue else {
             throw .invalidInput("cannot read '\(operand)': is a directory", source: operand)
         }
-        guard let data = FileManager.default.contents(atPath: operand) else {
+        guard let bytes = readFile(operand) else {
             throw .invalidInput("cannot read '\(operand)': permission denied or unreadable", source: operand)
         }
-        return [UInt8](data)
+        return bytes
+    }
+
+    /// The file's bytes read straight into the array (`FileManager.contents` gives `Data`, which then costs a
+    /// copy of the whole input); `nil` when it cannot be opened or read.
+    private static func readFile(_ path: String) -> [UInt8]? {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        let size = fstat(descriptor, &status) == 0 && status.st_size > 0 ? Int(status.st_size) : 0
+        var bytes: [UInt8] = []
+        var capacity = max(size + 1, 1 << 16)  // one more byte, to see the end without a second buffer
+        while true {
+            let start = bytes.count
+            var failed = false
+            bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                count = start
+                if start > 0 { _ = buffer.initialize(fromContentsOf: bytes) }
+                while count < capacity {
+                    let got = Glibc.read(descriptor, buffer.baseAddress! + count, capacity - count)
+                    if got < 0 && errno == EINTR { continue }
+                    if got < 0 { failed = true }
+                    if got <= 0 { break }
+                    count += got
+                }
+            }
+            if failed { return nil }
+            if bytes.count < capacity { return bytes }
+            capacity *= 2  // the file grew while being read, or its size was unknown (a pipe, /proc)
+        }
     }
 }

@@ -36,13 +36,44 @@ public struct AssetReference: Sendable, Hashable {
     /// The URL exactly as in the input, secrets included: for fetching only, never print it.
     public var fetchURL: String
     /// JSON path of the URL in the input.
-    public var path: String
+    public var path: String {
+        get { pathBelow.map { JSONPath.key(JSONPath.index(pathBase, $0.index), $0.key) } ?? pathBase }
+        set {
+            pathBase = newValue
+            pathBelow = nil
+        }
+    }
+    /// ``path`` in parts, joined only when read: a slide's or button's URL is `<base>[index].key`, and the base
+    /// (`….carousel`) is one string for every slide of the card. Reports of resolve runs never read the paths.
+    private var pathBase: String
+    private var pathBelow: (index: Int, key: String)?
 
     public init(role: Role, index: Int?, fetchURL: String, path: String) {
         self.role = role
         self.index = index
         self.fetchURL = fetchURL
-        self.path = path
+        self.pathBase = path
+        self.pathBelow = nil
+    }
+
+    /// A reference whose path is `base[pathIndex].pathKey`.
+    init(role: Role, index: Int?, fetchURL: String, base: String, pathIndex: Int, pathKey: String) {
+        self.role = role
+        self.index = index
+        self.fetchURL = fetchURL
+        self.pathBase = base
+        self.pathBelow = (pathIndex, pathKey)
+    }
+
+    public static func == (lhs: AssetReference, rhs: AssetReference) -> Bool {
+        lhs.role == rhs.role && lhs.index == rhs.index && lhs.fetchURL == rhs.fetchURL && lhs.path == rhs.path
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(role)
+        hasher.combine(index)
+        hasher.combine(fetchURL)
+        hasher.combine(path)
     }
 
     /// The URL with secrets such as `token=` replaced by `REDACTED`: safe for every output.

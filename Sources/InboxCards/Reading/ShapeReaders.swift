@@ -83,17 +83,19 @@ struct FieldDecoder {
 
     /// Custom data as the device gets it under `u`: an object, or a JSON-encoded object string.
     mutating func customData(
-        _ value: JSONValue?, path: String
+        _ value: JSONValue?, path makePath: @autoclosure () -> String
     ) -> (level: ParamLevel?, form: InboxMessage.CustomDataForm) {
+        guard let value, !value.isNull else { return (nil, .absent) }  // most messages: no path built
+        let path = makePath()
         switch value {
-        case nil, .null?: return (nil, .absent)
-        case .object(let object)?: return (ParamLevel(name: .u, object: object, path: path), .object)
-        case .string(let text)?:
+        case .null: return (nil, .absent)
+        case .object(let object): return (ParamLevel(name: .u, object: object, path: path), .object)
+        case .string(let text):
             guard let object = parseObject(text, path: path, code: CardFindingCode.customDataInvalid) else {
                 return (nil, .jsonString)
             }
             return (ParamLevel(name: .u, object: object, path: path), .jsonString)
-        case let other?:
+        case let other:
             add(
                 .warning, CardFindingCode.customDataInvalid,
                 "\(path) is \(other.typeName), expected an object or a JSON-encoded object: the SDK ignores it",

@@ -4,7 +4,16 @@
 /// Keys that are not plain identifiers are written as `["pt-BR"]` so the path stays unambiguous.
 enum JSONPath {
     static func key(_ base: String, _ key: String) -> String {
-        if isIdentifier(key) { return base.isEmpty ? key : base + "." + key }
+        if isIdentifier(key) {
+            if base.isEmpty { return key }
+            // One allocation for the result (at most; short paths stay small strings), not one per `+`.
+            let count = base.utf8.count + 1 + key.utf8.count
+            var path = base
+            if count > 15 { path.reserveCapacity(count) }
+            path.append(".")
+            path.append(key)
+            return path
+        }
         var escaped = ""
         for character in key {
             if character == "\"" || character == "\\" { escaped.append("\\") }
@@ -14,18 +23,26 @@ enum JSONPath {
     }
 
     static func index(_ base: String, _ index: Int) -> String {
-        base + "[" + String(index) + "]"
+        let digits = String(index)
+        let count = base.utf8.count + 2 + digits.utf8.count
+        var path = base
+        if count > 15 { path.reserveCapacity(count) }
+        path.append("[")
+        path.append(digits)
+        path.append("]")
+        return path
     }
 
     private static func isIdentifier(_ key: String) -> Bool {
         guard let first = key.utf8.first, !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else {
             return false
         }
-        return key.utf8.allSatisfy { byte in
-            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+        for byte in key.utf8 {
+            let letter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+            guard letter || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+            else { return false }
         }
+        return true
     }
 }
 
