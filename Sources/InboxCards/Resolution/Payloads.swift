@@ -19,7 +19,9 @@ extension CardContext {
     mutating func lookup(
         _ key: String, includeUserdata: Bool = false, expected: String, accept: (JSONValue) -> Bool
     ) -> (value: JSONValue, path: String)? {
-        guard let (value, level) = lookupLevel(key, includeUserdata: includeUserdata, expected: expected, accept: accept)
+        guard
+            let (value, level) = lookupLevel(
+                key, includeUserdata: includeUserdata, expected: expected, accept: accept)
         else { return nil }
         return (value, message.levels[level].path(of: key))
     }
