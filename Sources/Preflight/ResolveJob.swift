@@ -15,6 +15,9 @@ public struct ResolveJob: Sendable {
         public var run: ResolveRun
         /// Inputs that are not JSON, empty or too large (the CLI prints them and exits 2).
         public var unusableInputs: [InputError]
+        /// The messages the cards were resolved from, in input order. Kept rather than freed here: a caller that
+        /// exits when done (the CLI) then never pays for tearing down every message one by one.
+        public var messages: [InboxMessage]
     }
 
     /// Reads and resolves `inputs` (name as given, bytes), in order. An unusable input does not stop the others.
@@ -30,6 +33,6 @@ public struct ResolveJob: Sendable {
         }
         var run = CardResolver(options: options).run(batch)
         run.inputFindings += unusable.map(\.finding)
-        return Outcome(run: run, unusableInputs: unusable)
+        return Outcome(run: run, unusableInputs: unusable, messages: batch.messages)
     }
 }

@@ -24,7 +24,8 @@ public enum ResolveTextReport {
         text = ""
 
         if !run.cards.isEmpty {
-            var table = TextTable(header: ["CARD", "SDK", "PLATFORM", "LANG", "REQUESTED → RESOLVED", "REASON"])
+            var table = TextTable(
+                header: ["CARD", "SDK", "PLATFORM", "LANG", "REQUESTED → RESOLVED", "REASON"], rows: run.cards.count)
             for card in run.cards {
                 let reason = card.degradeReason ?? (card.forced ? "forced" : "")
                 table.append(

@@ -48,9 +48,14 @@ struct TextTable {
     private var rowEnds: [Int] = []
     private var widths: [Int]
 
-    init(header: [String]) {
+    /// A table for about `rows` rows (reserving room up front saves growing the cell arrays many times).
+    init(header: [String], rows: Int = 0) {
         self.header = header
         self.widths = header.map(Self.width)
+        cells.reserveCapacity(rows * header.count)
+        cellWidths.reserveCapacity(rows * header.count)
+        cellTones.reserveCapacity(rows * header.count)
+        rowEnds.reserveCapacity(rows)
     }
 
     mutating func append(_ row: [String], tones: [Tone]? = nil) {

@@ -143,7 +143,7 @@ struct ParserBuffers {
     var scratch: [UInt8] = []
 
     init() {
-        stack.reserveCapacity(32)
+        stack.reserveCapacity(16)
     }
 
     init(stack: [(key: String, value: JSONValue)], scratch: [UInt8]) {
@@ -274,8 +274,9 @@ private struct Parser {
             let value = try parseValue()
             stack.append((key, value))
             if try endOfMember(closing: UInt8(ascii: "}")) {
-                let members = stack[base...]
-                return .object(JSONObject(keys: members.map(\.key), values: members.map(\.value)))
+                // `map`, not `Array(slice)`: an array made from a slice that spans the whole stack shares its buffer,
+                // and the object would keep the stack's spare capacity while the stack copies itself.
+                return .object(JSONObject(members: stack[base...].map { $0 }))
             }
         }
     }

@@ -66,11 +66,30 @@ public struct JSONWriter {
 
     public mutating func endArray() { close(UInt8(ascii: "]"), isArray: true) }
 
-    /// Starts a member of the innermost object; the next value written is the member's value.
-    public mutating func key(_ key: String) {
+    /// Starts a member of the innermost object whose key is only known at run time (``key(_:)`` for keys in the
+    /// code); the next value written is the member's value.
+    public mutating func key(string key: String) {
         precondition(open.last?.isArray == false && !afterKey, "a key outside an object, or two keys in a row")
         separate()
         JSONValue.writeString(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        if pretty { bytes.append(UInt8(ascii: " ")) }
+        afterKey = true
+    }
+
+    /// Starts a member of the innermost object; the next value written is the member's value. The key is copied
+    /// as it is when it needs no escape (keys written in the code never do).
+    public mutating func key(_ key: StaticString) {
+        guard key.hasPointerRepresentation else { return self.key(string: key.description) }
+        let name = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        guard !name.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+            return self.key(string: key.description)
+        }
+        precondition(open.last?.isArray == false && !afterKey, "a key outside an object, or two keys in a row")
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: name)
+        bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
         if pretty { bytes.append(UInt8(ascii: " ")) }
         afterKey = true

@@ -8,6 +8,7 @@ import StrictJSON
 /// `inbox-assets resolve`: read inputs, resolve cards, print the report, map findings to the exit code.
 enum ResolveCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
+        Console.growHeapInLargeSteps()
         let (inputs, unreadable) = try readInputs(invocation)
         var outcome = ResolveJob(options: resolveOptions(invocation)).run(inputs)
         outcome.run.inputFindings += unreadable.map(\.finding)

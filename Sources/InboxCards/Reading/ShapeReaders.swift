@@ -105,10 +105,11 @@ struct FieldDecoder {
     }
 
     /// Parses a JSON-encoded object the SDK would decode with JSONSerialization; anything else is a finding.
-    mutating func parseObject(_ text: String, path: String, code: String) -> JSONObject? {
+    mutating func parseObject(_ text: String, path makePath: @autoclosure () -> String, code: String) -> JSONObject? {
         do {
             let value = try Self.parse(text, options: JSONParseOptions(maxDepth: options.maxDepth))
             guard case .object(let object) = value else {
+                let path = makePath()
                 add(
                     .warning, code,
                     "\(path) is a JSON string holding \(value.typeName), not an object: the SDK ignores it",
@@ -117,6 +118,7 @@ struct FieldDecoder {
             }
             return object
         } catch {
+            let path = makePath()
             add(
                 .warning, code, "\(path) is a string that is not JSON (\(error.description)): the SDK ignores it",
                 path: path)
@@ -249,26 +251,27 @@ enum FeedReader {
     static func read(_ object: JSONObject, id: String, path: String, options: ReaderOptions) -> InboxMessage {
         var decoder = FieldDecoder(options: options)
         func key(_ name: String) -> String { JSONPath.key(path, name) }
-        let paramsPath = key("action_params")
+        func paramsPath() -> String { key("action_params") }
         var levels: [ParamLevel] = []
         var form = InboxMessage.CustomDataForm.absent
         switch object["action_params"] {
         case nil, .null?: break
         case .string(let text)?:
-            if let params = decoder.parseObject(text, path: paramsPath, code: CardFindingCode.actionParamsInvalid) {
-                (levels, form) = decoder.levels(root: ParamLevel(name: .root, object: params, path: paramsPath))
+            if let params = decoder.parseObject(text, path: paramsPath(), code: CardFindingCode.actionParamsInvalid) {
+                (levels, form) = decoder.levels(
+                    root: ParamLevel(name: .root, object: params, parent: path, key: "action_params"))
             }
         case .object?:
             // The wire format is a JSON string; the iOS SDK does not decode an object here.
             decoder.add(
                 .warning, CardFindingCode.actionParamsObject,
                 "action_params is an object, not a JSON-encoded string: the iOS SDK sees no actionParams "
-                    + "(no displayType, custom data, buttons or pinning)", path: paramsPath)
+                    + "(no displayType, custom data, buttons or pinning)", path: paramsPath())
         case let other?:
             decoder.add(
                 .warning, CardFindingCode.actionParamsInvalid,
                 "action_params is \(other.typeName), expected a JSON-encoded object: the SDK sees no actionParams",
-                path: paramsPath)
+                path: paramsPath())
         }
         return InboxMessage(
             id: id, shape: .feed, path: path, code: decoder.code(object["inbox_id"], path: key("inbox_id")),
