@@ -98,7 +98,7 @@ extension JSONValue {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
-    private static func writeEscaped(_ byte: UInt8, to output: inout [UInt8]) {
+    static func writeEscaped(_ byte: UInt8, to output: inout [UInt8]) {
         switch byte {
         case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
         case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)

@@ -3,16 +3,20 @@
 ///
 /// A report of 100,000 cards as one ``JSONValue`` costs a tree of millions of nodes, a 65 MB buffer, its copy
 /// into a `String` and another into `Data`. The writer keeps one buffer and, when given a sink, hands it on
-/// every ``flushThreshold`` bytes (checked when a container closes), so memory stays flat however long the
-/// report is.
-public struct JSONWriter {
+/// every ``flushThreshold`` bytes, so memory stays flat however long the report is. The buffer is raw memory
+/// written through a pointer: a pretty report is tens of millions of short appends, and `Array.append`'s
+/// checks were most of the writer's time.
+///
+/// The writer owns its buffer (it is not copyable, so two writers never share one).
+public struct JSONWriter: ~Copyable {
     /// The text written and not yet handed to the sink.
-    public private(set) var bytes: [UInt8] = []
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer.base, count: buffer.count)) }
     /// Two-space indentation and one member per line, as `serialized(pretty: true)`.
     public let pretty: Bool
     /// The buffer size at which the sink gets the text (when there is a sink).
     public let flushThreshold: Int
     private let sink: ((UnsafeRawBufferPointer) -> Void)?
+    private var buffer: Buffer
     /// Open containers, innermost last: whether each is an array and whether it has a member yet.
     private var open: [(isArray: Bool, isEmpty: Bool)] = []
     /// A key was written; the next value is its member's value.
@@ -23,6 +27,7 @@ public struct JSONWriter {
         self.pretty = pretty
         self.flushThreshold = .max
         self.sink = nil
+        self.buffer = Buffer(capacity: 4096)
     }
 
     /// A writer that hands its text to `sink` in chunks of about `flushThreshold` bytes; call ``flush()`` at the end.
@@ -32,27 +37,27 @@ public struct JSONWriter {
         self.pretty = pretty
         self.flushThreshold = flushThreshold
         self.sink = sink
-        bytes.reserveCapacity(flushThreshold + 4096)
+        self.buffer = Buffer(capacity: flushThreshold + 4096)
     }
 
     /// Hands everything written so far to the sink (a writer without a sink keeps it in ``bytes``).
     public mutating func flush() {
-        guard let sink, !bytes.isEmpty else { return }
-        bytes.withUnsafeBytes { sink($0) }
-        bytes.removeAll(keepingCapacity: true)
+        guard let sink, buffer.count > 0 else { return }
+        sink(UnsafeRawBufferPointer(start: buffer.base, count: buffer.count))
+        buffer.count = 0
     }
 
     /// Appends raw bytes that are not JSON (such as the newline after a document). Only between documents.
     public mutating func raw(_ text: StaticString) {
         precondition(open.isEmpty, "raw text inside a JSON container")
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        buffer.append(text)
     }
 
     // MARK: containers
 
     public mutating func beginObject() {
         beginValue()
-        bytes.append(UInt8(ascii: "{"))
+        buffer.append(UInt8(ascii: "{"))
         open.append((isArray: false, isEmpty: true))
     }
 
@@ -60,7 +65,7 @@ public struct JSONWriter {
 
     public mutating func beginArray() {
         beginValue()
-        bytes.append(UInt8(ascii: "["))
+        buffer.append(UInt8(ascii: "["))
         open.append((isArray: true, isEmpty: true))
     }
 
@@ -71,9 +76,9 @@ public struct JSONWriter {
     public mutating func key(string key: String) {
         precondition(open.last?.isArray == false && !afterKey, "a key outside an object, or two keys in a row")
         separate()
-        JSONValue.writeString(key, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        if pretty { bytes.append(UInt8(ascii: " ")) }
+        buffer.appendString(key)
+        buffer.append(UInt8(ascii: ":"))
+        if pretty { buffer.append(UInt8(ascii: " ")) }
         afterKey = true
     }
 
@@ -87,11 +92,12 @@ public struct JSONWriter {
         }
         precondition(open.last?.isArray == false && !afterKey, "a key outside an object, or two keys in a row")
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: name)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
-        if pretty { bytes.append(UInt8(ascii: " ")) }
+        buffer.reserve(name.count + 4)
+        buffer.put(UInt8(ascii: "\""))
+        buffer.put(name)
+        buffer.put(UInt8(ascii: "\""))
+        buffer.put(UInt8(ascii: ":"))
+        if pretty { buffer.put(UInt8(ascii: " ")) }
         afterKey = true
     }
 
@@ -99,7 +105,8 @@ public struct JSONWriter {
 
     public mutating func string(_ value: String) {
         beginValue()
-        JSONValue.writeString(value, to: &bytes)
+        buffer.appendString(value)
+        flushIfFull()
     }
 
     /// The string, or `null` when it is `nil`.
@@ -111,28 +118,35 @@ public struct JSONWriter {
     public mutating func int(_ value: Int) {
         beginValue()
         if value >= 0 && value < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            buffer.append(UInt8(ascii: "0") + UInt8(value))
         } else {
-            bytes.append(contentsOf: String(value).utf8)
+            var text = String(value)
+            text.withUTF8 { buffer.append($0) }
         }
     }
 
     public mutating func bool(_ value: Bool) {
         beginValue()
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        buffer.append(value ? Self.trueText : Self.falseText)
     }
 
     public mutating func null() {
         beginValue()
-        bytes.append(contentsOf: "null".utf8)
+        buffer.append(Self.nullText)
     }
 
     /// A whole value, written as ``JSONValue/serialized(pretty:)`` writes it at this depth.
     public mutating func value(_ value: JSONValue) {
         beginValue()
-        value.write(to: &bytes, pretty: pretty, indent: open.count)
+        var text: [UInt8] = []
+        value.write(to: &text, pretty: pretty, indent: open.count)
+        text.withUnsafeBufferPointer { buffer.append($0) }
         flushIfFull()
     }
+
+    private static let trueText: StaticString = "true"
+    private static let falseText: StaticString = "false"
+    private static let nullText: StaticString = "null"
 
     // MARK: layout
 
@@ -149,23 +163,110 @@ public struct JSONWriter {
 
     private mutating func separate() {
         let last = open.count - 1
-        if open[last].isEmpty {
-            open[last].isEmpty = false
-        } else {
-            bytes.append(UInt8(ascii: ","))
-        }
-        if pretty { JSONValue.newline(&bytes, open.count) }
+        let first = open[last].isEmpty
+        if first { open[last].isEmpty = false }
+        let indent = pretty ? open.count * 2 + 1 : 0
+        buffer.reserve(indent + 1)
+        if !first { buffer.put(UInt8(ascii: ",")) }
+        if pretty { buffer.putNewline(indent: indent - 1) }
     }
 
     private mutating func close(_ bracket: UInt8, isArray: Bool) {
         precondition(open.last?.isArray == isArray && !afterKey, "unbalanced \(Character(Unicode.Scalar(bracket)))")
         let level = open.removeLast()
-        if pretty && !level.isEmpty { JSONValue.newline(&bytes, open.count) }
-        bytes.append(bracket)
+        buffer.reserve(open.count * 2 + 2)
+        if pretty && !level.isEmpty { buffer.putNewline(indent: open.count * 2) }
+        buffer.put(bracket)
         flushIfFull()
     }
 
     private mutating func flushIfFull() {
-        if bytes.count >= flushThreshold { flush() }
+        if buffer.count >= flushThreshold { flush() }
+    }
+
+    /// The writer's bytes: one allocation, freed with the writer. Unchecked writes (`put`) follow a `reserve`.
+    private struct Buffer: ~Copyable {
+        var base: UnsafeMutablePointer<UInt8>
+        var count = 0
+        var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            base = .allocate(capacity: capacity)
+        }
+
+        deinit { base.deallocate() }
+
+        /// Room for `extra` more bytes.
+        @inline(__always)
+        mutating func reserve(_ extra: Int) {
+            if count + extra > capacity { grow(to: count + extra) }
+        }
+
+        private mutating func grow(to needed: Int) {
+            let newCapacity = max(needed, capacity * 2)
+            let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+            newBase.update(from: base, count: count)
+            base.deallocate()
+            base = newBase
+            capacity = newCapacity
+        }
+
+        @inline(__always)
+        mutating func put(_ byte: UInt8) {
+            base[count] = byte
+            count += 1
+        }
+
+        @inline(__always)
+        mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let start = bytes.baseAddress else { return }
+            (base + count).update(from: start, count: bytes.count)
+            count += bytes.count
+        }
+
+        mutating func append(_ byte: UInt8) {
+            reserve(1)
+            put(byte)
+        }
+
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+            reserve(bytes.count)
+            put(bytes)
+        }
+
+        mutating func append(_ text: StaticString) {
+            append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+
+        /// A newline and `indent` spaces.
+        @inline(__always)
+        mutating func putNewline(indent: Int) {
+            base[count] = 0x0A
+            (base + count + 1).initialize(repeating: UInt8(ascii: " "), count: indent)
+            count += indent + 1
+        }
+
+        /// `string` quoted and escaped as ``JSONValue/serialized(pretty:)`` writes it.
+        mutating func appendString(_ string: String) {
+            var string = string
+            string.withUTF8 { bytes in
+                // Worst case every byte becomes `\u00XX`; reserving for plain text and growing on escapes keeps
+                // the common case to one check.
+                reserve(bytes.count + 2)
+                put(UInt8(ascii: "\""))
+                var runStart = 0
+                for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                    put(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                    var escaped: [UInt8] = []
+                    JSONValue.writeEscaped(byte, to: &escaped)
+                    reserve(escaped.count + bytes.count - index + 1)
+                    escaped.withUnsafeBufferPointer { put($0) }
+                    runStart = index + 1
+                }
+                put(UnsafeBufferPointer(rebasing: bytes[runStart...]))
+                put(UInt8(ascii: "\""))
+            }
+        }
     }
 }
