@@ -26,20 +26,25 @@ public enum ResolveTextReport {
         if !run.cards.isEmpty {
             var table = TextTable(
                 header: ["CARD", "SDK", "PLATFORM", "LANG", "REQUESTED → RESOLVED", "REASON"], rows: run.cards.count)
-            for card in run.cards {
-                let reason = card.degradeReason ?? (card.forced ? "forced" : "")
-                table.append(
-                    [
-                        card.id, card.sdk?.rawValue ?? "-", card.platform.rawValue, card.language ?? "-",
-                        change(card.requested, card.resolved), reason,
-                    ],
-                    tones: card.degraded ? degradedTones : plainTones)
+            // Through the buffer: `for card in run.cards` (or `let card = run.cards[i]`) copies every card, a dozen
+            // retains, to read six fields.
+            run.cards.withUnsafeBufferPointer { cards in
+                for card in cards.indices {
+                    let reason = cards[card].degradeReason ?? (cards[card].forced ? "forced" : "")
+                    table.append(
+                        [
+                            cards[card].id, cards[card].sdk?.rawValue ?? "-", cards[card].platform.rawValue,
+                            cards[card].language ?? "-", change(cards[card].requested, cards[card].resolved), reason,
+                        ],
+                        tones: cards[card].degraded ? degradedTones : plainTones)
+                }
             }
             table.write(style, to: &output)
             output.append(0x0A)
         }
 
-        for card in run.cards where !card.findings.isEmpty {
+        for index in run.cards.indices where !run.cards[index].findings.isEmpty {
+            let card = run.cards[index]
             if text.isEmpty { text += style.bold("Findings") + "\n" }
             let target = [card.sdk?.rawValue, card.platform.rawValue, card.language].compactMap { $0 }
             text += "  \(card.id) [\(target.joined(separator: " "))]\n"

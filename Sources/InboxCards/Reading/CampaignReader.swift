@@ -231,11 +231,9 @@ private struct Reader {
         batch.messages.reserveCapacity(batch.messages.count + newlines + 1)
         while start <= bytes.count {
             lineNumber += 1
-            var end = start
-            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-            let line = bytes[start..<end]
+            let (end, blank) = Self.line(in: bytes, from: start)
             defer { start = end + 1 }
-            guard line.contains(where: { !CampaignReader.isWhitespace($0) }) else { continue }
+            guard !blank else { continue }
             let path = JSONPath.index("", record)
             record += 1
             do {
@@ -252,6 +250,21 @@ private struct Reader {
         }
         if readable == 0, let firstError {
             throw InputError(source: source, kind: .invalidJSON(firstError))
+        }
+    }
+
+    /// Where the line starting at `start` ends (its newline, or the end of the input), and whether it is blank.
+    static func line(in bytes: [UInt8], from start: Int) -> (end: Int, blank: Bool) {
+        bytes.withUnsafeBufferPointer { buffer in
+            var end = start
+            var blank = true
+            while end < buffer.count {
+                let byte = buffer[end]
+                if byte == 0x0A { break }
+                if blank && !CampaignReader.isWhitespace(byte) { blank = false }
+                end += 1
+            }
+            return (end, blank)
         }
     }
 

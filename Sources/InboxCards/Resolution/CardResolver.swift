@@ -45,18 +45,21 @@ public struct CardResolver: Sendable {
         var cards: [ResolvedCard] = []
         cards.reserveCapacity(batch.messages.count * options.profiles.count)
         var inputFindings = batch.findings
-        for message in batch.messages where message.reachesInbox {
-            let before = cards.count
-            resolve(message, into: &cards)
-            if cards.count == before {
-                let wanted = options.platforms.map(\.rawValue).joined(separator: ", ")
-                inputFindings.append(
-                    SourcedFinding(
-                        source: message.id,
-                        finding: .info(
-                            CardFindingCode.platformNotTargeted,
-                            "platforms targets none of the resolved platforms (\(wanted)): no card",
-                            path: JSONPath.key(message.path, "platforms"))))
+        // Through the buffer: `for message in batch.messages` copies every message (a dozen retains) first.
+        batch.messages.withUnsafeBufferPointer { messages in
+            for index in messages.indices where messages[index].reachesInbox {
+                let before = cards.count
+                resolve(messages[index], into: &cards)
+                if cards.count == before {
+                    let wanted = options.platforms.map(\.rawValue).joined(separator: ", ")
+                    inputFindings.append(
+                        SourcedFinding(
+                            source: messages[index].id,
+                            finding: .info(
+                                CardFindingCode.platformNotTargeted,
+                                "platforms targets none of the resolved platforms (\(wanted)): no card",
+                                path: JSONPath.key(messages[index].path, "platforms"))))
+                }
             }
         }
         return ResolveRun(
