@@ -87,3 +87,36 @@ import Testing
         #expect(card.finding("card.wrongType")?.path == "[0].action_params.displayType")
     }
 }
+
+/// `ByteScan` finds newlines eight bytes at a time; it must agree with a byte loop at every alignment and with bytes
+/// that differ from a newline by one bit or sit next to one.
+@Suite struct ByteScanTests {
+    static let buffers: [[UInt8]] = {
+        var generator = SystemRandomNumberGenerator()
+        var buffers: [[UInt8]] = [[], [0x0A], [0x0B, 0x0A, 0x09], Array(repeating: 0x0A, count: 17)]
+        buffers.append((0..<300).map { UInt8(truncatingIfNeeded: $0) })
+        buffers.append(
+            (0..<257).map { _ in [0x0A, 0x0B, 0x8A, 0x09, 0x00, 0xFF, 0x2A][Int.random(in: 0..<7, using: &generator)] })
+        return buffers
+    }()
+
+    @Test func agreesWithAByteLoop() {
+        for bytes in Self.buffers {
+            bytes.withUnsafeBufferPointer { buffer in
+                for start in 0...min(buffer.count, 24) {
+                    let tail = UnsafeBufferPointer(rebasing: buffer[start...])
+                    #expect(ByteScan.count(of: 0x0A, in: tail) == tail.filter { $0 == 0x0A }.count)
+                    let expected = buffer[start...].firstIndex(of: 0x0A) ?? buffer.count
+                    #expect(ByteScan.firstIndex(of: 0x0A, in: buffer, from: start) == expected)
+                }
+            }
+        }
+    }
+
+    @Test func blankAndWhitespaceLinesAreSkipped() throws {
+        let ndjson =
+            "\n  \t\n" + #"{"inbox_id":"a","title":"T","text":"B"}"# + "\n \r\n" + #"{"inbox_id":"b"}"# + "\n\n"
+        let batch = try CampaignReader.read(bytes: Array(ndjson.utf8), source: "f")
+        #expect(batch.messages.map(\.id) == ["f#[0]", "f#[1]"])
+    }
+}

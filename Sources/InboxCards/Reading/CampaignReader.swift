@@ -223,11 +223,7 @@ private struct Reader {
         var start = 0
         var parser = JSONDocumentParser(options: parseOptions)
         // Room for a message a line up front: growing an array of 100,000 messages doubles it 17 times.
-        let newlines = bytes.withUnsafeBufferPointer { buffer in
-            var count = 0
-            for byte in buffer where byte == 0x0A { count += 1 }
-            return count
-        }
+        let newlines = bytes.withUnsafeBufferPointer { ByteScan.count(of: 0x0A, in: $0) }
         batch.messages.reserveCapacity(batch.messages.count + newlines + 1)
         while start <= bytes.count {
             lineNumber += 1
@@ -256,13 +252,11 @@ private struct Reader {
     /// Where the line starting at `start` ends (its newline, or the end of the input), and whether it is blank.
     static func line(in bytes: [UInt8], from start: Int) -> (end: Int, blank: Bool) {
         bytes.withUnsafeBufferPointer { buffer in
-            var end = start
+            let end = ByteScan.firstIndex(of: 0x0A, in: buffer, from: start)
             var blank = true
-            while end < buffer.count {
-                let byte = buffer[end]
-                if byte == 0x0A { break }
-                if blank && !CampaignReader.isWhitespace(byte) { blank = false }
-                end += 1
+            for index in start..<end where !CampaignReader.isWhitespace(buffer[index]) {
+                blank = false
+                break
             }
             return (end, blank)
         }
