@@ -5,12 +5,13 @@ import InboxCards
 import Preflight
 import StrictJSON
 
-/// `inbox-assets resolve`: read inputs, resolve cards, print the report, map findings to the exit code.
+/// `inbox-assets resolve`: read inputs, resolve cards, print the report, map findings to the exit code. It exits
+/// the process itself once the report is written (see the end of ``run(_:)``).
 enum ResolveCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
         Console.growHeapInLargeSteps()
         let (inputs, unreadable) = try readInputs(invocation)
-        var outcome = ResolveJob(options: resolveOptions(invocation)).run(inputs)
+        var outcome = ResolveJob(options: resolveOptions(invocation)).run(inputs, keepingMessages: true)
         outcome.run.inputFindings += unreadable.map(\.finding)
 
         switch invocation.value("format") {
