@@ -12,4 +12,24 @@ extension Finding {
                 ("path", path.map { .string(Redaction.redactURL($0)) } ?? .null),
             ]))
     }
+
+    /// Writes the members of ``json`` into the object `writer` has open (callers that put members first, such as
+    /// a `source`, write them before).
+    public func writeMembers(to writer: inout JSONWriter) {
+        writer.key("severity")
+        writer.string(severity.rawValue)
+        writer.key("code")
+        writer.string(code)
+        writer.key("message")
+        writer.string(Redaction.redactText(message))
+        writer.key("path")
+        writer.string(path.map(Redaction.redactURL))
+    }
+
+    /// Writes ``json`` without building it: the same bytes.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writeMembers(to: &writer)
+        writer.endObject()
+    }
 }

@@ -20,7 +20,7 @@ public enum Redaction {
     /// for the same query rule, so it is safe to call on anything that might hold a URL.
     public static func redactURL(_ url: String) -> String {
         // Fast path: most URLs have neither a query nor userinfo (a byte scan beats the generic search).
-        guard url.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "@") }) else { return url }
+        guard hasQueryOrUserinfo(url) else { return url }
         var result = redactUserinfo(url)
         guard let queryStart = result.firstIndex(of: "?") else { return result }
         let fragmentStart = result[queryStart...].firstIndex(of: "#") ?? result.endIndex
@@ -57,10 +57,25 @@ public enum Redaction {
         return out
     }
 
+    /// Whether `url` holds a `?` or an `@`, scanning the contiguous bytes of native strings directly (reports call
+    /// this for every URL of every card).
+    private static func hasQueryOrUserinfo(_ url: String) -> Bool {
+        let found: Bool? = url.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where byte == UInt8(ascii: "?") || byte == UInt8(ascii: "@") { return true }
+            return false
+        }
+        return found ?? url.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "@") })
+    }
+
     /// Whether `text` holds `://`, by a byte scan: most texts hold no URL, and this runs on every message.
     private static func containsSchemeSeparator(_ text: String) -> Bool {
+        if let found = text.utf8.withContiguousStorageIfAvailable(containsSchemeSeparator) { return found }
+        return containsSchemeSeparator(text.utf8)
+    }
+
+    private static func containsSchemeSeparator(_ bytes: some Sequence<UInt8>) -> Bool {
         var matched = 0  // how much of "://" the bytes just seen end with
-        for byte in text.utf8 {
+        for byte in bytes {
             if byte == UInt8(ascii: ":") {
                 matched = 1
             } else if byte == UInt8(ascii: "/") && matched > 0 {

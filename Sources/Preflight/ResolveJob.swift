@@ -15,10 +15,17 @@ public struct ResolveJob: Sendable {
         public var run: ResolveRun
         /// Inputs that are not JSON, empty or too large (the CLI prints them and exits 2).
         public var unusableInputs: [InputError]
+        /// The messages the cards were resolved from, in input order, when ``run(_:keepingMessages:)`` was asked to
+        /// keep them (else empty). A caller that exits when done (the CLI) keeps them so that it never pays for
+        /// tearing down every message one by one; callers that go on working let them go at once.
+        public var messages: [InboxMessage]
     }
 
     /// Reads and resolves `inputs` (name as given, bytes), in order. An unusable input does not stop the others.
-    public func run(_ inputs: [(name: String, bytes: [UInt8])]) -> Outcome {
+    /// - Parameters:
+    ///   - inputs: campaign files (name as given, bytes).
+    ///   - keepingMessages: return the messages in ``Outcome/messages`` instead of freeing them here.
+    public func run(_ inputs: [(name: String, bytes: [UInt8])], keepingMessages: Bool = false) -> Outcome {
         var batch = ReadBatch()
         var unusable: [InputError] = []
         for input in inputs {
@@ -30,6 +37,6 @@ public struct ResolveJob: Sendable {
         }
         var run = CardResolver(options: options).run(batch)
         run.inputFindings += unusable.map(\.finding)
-        return Outcome(run: run, unusableInputs: unusable)
+        return Outcome(run: run, unusableInputs: unusable, messages: keepingMessages ? batch.messages : [])
     }
 }

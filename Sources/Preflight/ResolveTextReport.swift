@@ -8,36 +8,50 @@ public enum ResolveTextReport {
     /// Renders `run`. Info findings are listed too (dimmed on a terminal): they are cheap to skip and
     /// they are where accessibility notes live.
     public static func render(_ run: ResolveRun, style: TextStyle) -> String {
+        var output: [UInt8] = []
+        write(run, style: style, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends ``render(_:style:)``'s text to `output` as UTF-8, without a `String` of the whole report.
+    public static func write(_ run: ResolveRun, style: TextStyle, to output: inout [UInt8]) {
         var text = ""
         let profiles = run.options.profiles.map(\.rawValue).joined(separator: ", ")
         let platforms = run.options.platforms.map(\.rawValue).joined(separator: ", ")
         text += style.bold("inbox-assets resolve") + " — \(plural(run.messagesRead, "message")), "
         text += "\(plural(run.cards.count, "card")) (SDK \(profiles); \(platforms))\n\n"
+        output.append(contentsOf: text.utf8)
+        text = ""
 
         if !run.cards.isEmpty {
-            var table = TextTable(header: ["CARD", "SDK", "PLATFORM", "LANG", "REQUESTED → RESOLVED", "REASON"])
-            for card in run.cards {
-                let change = "\(card.requested) → \(card.resolved)"
-                let reason = card.degradeReason ?? (card.forced ? "forced" : "")
-                let mark: Tone = card.degraded ? .yellow : .plain
-                table.append(
-                    [card.id, card.sdk?.rawValue ?? "-", card.platform.rawValue, card.language ?? "-", change, reason],
-                    tones: [.plain, .plain, .plain, .plain, mark, mark])
+            var table = TextTable(
+                header: ["CARD", "SDK", "PLATFORM", "LANG", "REQUESTED → RESOLVED", "REASON"], rows: run.cards.count)
+            // Through the buffer: `for card in run.cards` (or `let card = run.cards[i]`) copies every card, a dozen
+            // retains, to read six fields.
+            run.cards.withUnsafeBufferPointer { cards in
+                for card in cards.indices {
+                    let reason = cards[card].degradeReason ?? (cards[card].forced ? "forced" : "")
+                    table.append(
+                        [
+                            cards[card].id, cards[card].sdk?.rawValue ?? "-", cards[card].platform.rawValue,
+                            cards[card].language ?? "-", change(cards[card].requested, cards[card].resolved), reason,
+                        ],
+                        tones: cards[card].degraded ? degradedTones : plainTones)
+                }
             }
-            text += table.render(style) + "\n"
+            table.write(style, to: &output)
+            output.append(0x0A)
         }
 
-        let withFindings = run.cards.filter { !$0.findings.isEmpty }
-        if !withFindings.isEmpty {
-            text += style.bold("Findings") + "\n"
-            for card in withFindings {
-                let target = [card.sdk?.rawValue, card.platform.rawValue, card.language].compactMap { $0 }
-                text += "  \(card.id) [\(target.joined(separator: " "))]\n"
-                for finding in card.findings { text += "    " + line(finding, style: style) + "\n" }
-                if let log = card.sdkLog { text += "    " + style.dim("SDK log: \(log)") + "\n" }
-            }
-            text += "\n"
+        for index in run.cards.indices where !run.cards[index].findings.isEmpty {
+            let card = run.cards[index]
+            if text.isEmpty { text += style.bold("Findings") + "\n" }
+            let target = [card.sdk?.rawValue, card.platform.rawValue, card.language].compactMap { $0 }
+            text += "  \(card.id) [\(target.joined(separator: " "))]\n"
+            for finding in card.findings { text += "    " + line(finding, style: style) + "\n" }
+            if let log = card.sdkLog { text += "    " + style.dim("SDK log: \(log)") + "\n" }
         }
+        if !text.isEmpty { text += "\n" }
         if !run.inputFindings.isEmpty {
             text += style.bold("Inputs") + "\n"
             for sourced in run.inputFindings {
@@ -45,15 +59,28 @@ public enum ResolveTextReport {
             }
             text += "\n"
         }
-        let all = run.allFindings
+        let errors = run.findingCount(.error)
+        let warnings = run.findingCount(.warning)
         let summary =
             "Summary: \(plural(run.cards.count, "card")), \(run.degradedCount) degraded, "
-            + "\(plural(all.count(.error), "error")), \(plural(all.count(.warning), "warning")), "
-            + "\(all.count(.info)) info"
-        let worst = all.maxSeverity
-        let tone: Tone = worst == .error ? .red : run.degradedCount > 0 ? .yellow : .green
+            + "\(plural(errors, "error")), \(plural(warnings, "warning")), "
+            + "\(run.findingCount(.info)) info"
+        let tone: Tone = errors > 0 ? .red : run.degradedCount > 0 ? .yellow : .green
         text += style.apply(tone, summary)
-        return text + "\n"
+        text += "\n"
+        output.append(contentsOf: text.utf8)
+    }
+
+    private static let plainTones: [Tone] = [.plain, .plain, .plain, .plain, .plain, .plain]
+    private static let degradedTones: [Tone] = [.plain, .plain, .plain, .plain, .yellow, .yellow]
+
+    /// `requested → resolved`, one shared string per pair of kinds (not one per card).
+    private static let changes: [[String]] = CardKind.allCases.map { requested in
+        CardKind.allCases.map { resolved in "\(requested) → \(resolved)" }
+    }
+
+    private static func change(_ requested: CardKind, _ resolved: CardKind) -> String {
+        changes[CardKind.allCases.firstIndex(of: requested)!][CardKind.allCases.firstIndex(of: resolved)!]
     }
 
     static func line(_ finding: Finding, style: TextStyle) -> String {

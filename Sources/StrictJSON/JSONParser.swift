@@ -137,6 +137,47 @@ public enum JSON {
     }
 }
 
+/// A parser's working buffers, kept by ``JSONDocumentParser`` from one document to the next.
+struct ParserBuffers {
+    var stack: [(key: String, value: JSONValue)] = []
+    var scratch: [UInt8] = []
+
+    init() {
+        stack.reserveCapacity(16)
+    }
+
+    init(stack: [(key: String, value: JSONValue)], scratch: [UInt8]) {
+        self.stack = stack
+        self.scratch = scratch
+    }
+}
+
+/// Parses many documents one after another (NDJSON: one a line) with the same working buffers, so each
+/// document does not allocate them anew. Results are the same as `JSON.parseDocument(_:options:)`.
+public struct JSONDocumentParser {
+    public var options: JSONParseOptions
+    private var buffers = ParserBuffers()
+
+    public init(options: JSONParseOptions = .init()) {
+        self.options = options
+    }
+
+    /// Parses one JSON text from raw memory and also returns the warnings.
+    /// - Throws: ``JSONParseError`` with the line and column of the first problem.
+    public mutating func parseDocument(
+        _ buffer: UnsafeRawBufferPointer
+    ) throws(JSONParseError) -> (value: JSONValue, warnings: [JSONWarning]) {
+        var parser = Parser(buffer.bindMemory(to: UInt8.self), options: options, buffers: buffers)
+        buffers = ParserBuffers(stack: [], scratch: [])  // the parser holds them now: no copy on write
+        defer {
+            parser.stack.removeAll(keepingCapacity: true)  // an error leaves members behind
+            buffers = ParserBuffers(stack: parser.stack, scratch: parser.scratch)
+        }
+        let value = try parser.parseDocument()
+        return (value, parser.warnings.map { parser.warning($0.kind, at: $0.offset) })
+    }
+}
+
 /// A recursive-descent parser over bytes. Recursion depth is bounded by `maxDepth`.
 private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
@@ -144,10 +185,16 @@ private struct Parser {
     var index = 0
     var depth = 0
     var warnings: [(kind: JSONWarning.Kind, offset: Int)] = []
+    /// Members (elements with an empty key) of the containers being parsed, innermost last (see ``parseObject()``).
+    var stack: [(key: String, value: JSONValue)]
+    /// The unescaped bytes of the string being parsed, when it has escapes or non-ASCII text.
+    var scratch: [UInt8]
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, options: JSONParseOptions) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, options: JSONParseOptions, buffers: ParserBuffers = ParserBuffers()) {
         self.bytes = bytes
         self.options = options
+        self.stack = buffers.stack
+        self.scratch = buffers.scratch
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
@@ -198,24 +245,26 @@ private struct Parser {
     mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enterContainer()
         index += 1  // {
-        var keys: [String] = []
-        var values: [JSONValue] = []
-        var seen: Set<String>? = nil  // only built for large objects, keeping small ones allocation-light
         skipWhitespace()
         if try peek() == UInt8(ascii: "}") {
             index += 1
             depth -= 1
             return .object(JSONObject())
         }
+        // Members collect on the parser's stacks (shared by every level) and move into arrays of the exact size
+        // once the object closes: one allocation per array instead of one per doubling.
+        let base = stack.count
+        defer { stack.removeSubrange(base...) }
+        var seen: Set<String>? = nil  // only built for large objects, keeping small ones allocation-light
         while true {
             skipWhitespace()
             guard try peek() == UInt8(ascii: "\"") else { throw unexpected() }
             let keyOffset = index
             let key = try parseString()
-            if keys.count >= 16 {
-                if seen == nil { seen = Set(keys) }
+            if stack.count - base >= 16 {
+                if seen == nil { seen = Set(stack[base...].lazy.map(\.key)) }
                 if !seen!.insert(key).inserted { warnings.append((.duplicateKey(key), keyOffset)) }
-            } else if keys.contains(key) {
+            } else if stack[base...].contains(where: { $0.key == key }) {
                 warnings.append((.duplicateKey(key), keyOffset))
             }
             skipWhitespace()
@@ -223,26 +272,31 @@ private struct Parser {
             index += 1
             skipWhitespace()
             let value = try parseValue()
-            keys.append(key)
-            values.append(value)
-            if try endOfMember(closing: UInt8(ascii: "}")) { return .object(JSONObject(keys: keys, values: values)) }
+            stack.append((key, value))
+            if try endOfMember(closing: UInt8(ascii: "}")) {
+                // `map`, not `Array(slice)`: an array made from a slice that spans the whole stack shares its buffer,
+                // and the object would keep the stack's spare capacity while the stack copies itself.
+                return .object(JSONObject(members: stack[base...].map { $0 }))
+            }
         }
     }
 
     mutating func parseArray() throws(JSONParseError) -> JSONValue {
         try enterContainer()
         index += 1  // [
-        var elements: [JSONValue] = []
         skipWhitespace()
         if try peek() == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return .array(elements)
+            return .array([])
         }
+        let base = stack.count
+        defer { stack.removeSubrange(base...) }
         while true {
             skipWhitespace()
-            elements.append(try parseValue())
-            if try endOfMember(closing: UInt8(ascii: "]")) { return .array(elements) }
+            let element = try parseValue()
+            stack.append(("", element))
+            if try endOfMember(closing: UInt8(ascii: "]")) { return .array(stack[base...].map(\.value)) }
         }
     }
 
@@ -320,7 +374,12 @@ private struct Parser {
             index += 1
         }
         if simple { throw error(.unexpectedEnd, at: index) }
-        var utf8 = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        // The scratch buffer is borrowed for this string (parseEscape mutates the parser while writing into it).
+        var utf8: [UInt8] = []
+        swap(&utf8, &scratch)
+        defer { swap(&utf8, &scratch) }
+        utf8.removeAll(keepingCapacity: true)
+        utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
@@ -332,8 +391,16 @@ private struct Parser {
             case 0..<0x20:
                 throw error(.controlCharacterInString, at: index)
             case 0x20..<0x80:
-                utf8.append(byte)
+                // Copy the run of plain ASCII up to the next quote, backslash, control or non-ASCII byte at once.
+                let runStart = index
                 index += 1
+                while index < bytes.count {
+                    let next = bytes[index]
+                    guard next >= 0x20 && next < 0x80 && next != UInt8(ascii: "\"") && next != UInt8(ascii: "\\")
+                    else { break }
+                    index += 1
+                }
+                utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
             default:
                 let length = try validateUTF8Sequence()
                 utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + length]))

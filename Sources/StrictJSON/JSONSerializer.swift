@@ -14,7 +14,7 @@ extension JSONValue {
         write(to: &output, pretty: pretty, indent: 0)
     }
 
-    private func write(to output: inout [UInt8], pretty: Bool, indent: Int) {
+    func write(to output: inout [UInt8], pretty: Bool, indent: Int) {
         switch self {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
@@ -54,14 +54,25 @@ extension JSONValue {
         }
     }
 
-    private static func newline(_ output: inout [UInt8], _ indent: Int) {
-        output.append(0x0A)
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
+    static func newline(_ output: inout [UInt8], _ indent: Int) {
+        // A newline and the indentation in one copy from a prepared run (pretty reports are a third spaces).
+        var remaining = indent * 2 + 1
+        var first = true
+        while remaining > 0 {
+            let chunk = min(remaining, newlineAndSpaces.count - (first ? 0 : 1))
+            newlineAndSpaces.withUnsafeBufferPointer { run in
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: run[(first ? 0 : 1)..<(first ? 0 : 1) + chunk]))
+            }
+            remaining -= chunk
+            first = false
+        }
     }
+
+    private static let newlineAndSpaces: [UInt8] = [0x0A] + Array(repeating: UInt8(ascii: " "), count: 128)
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    private static func writeString(_ string: String, to output: inout [UInt8]) {
+    static func writeString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Native strings are contiguous UTF-8: copy each run of bytes that need no escape in one append (reports
         // are mostly such runs); bridged or other non-contiguous strings take the byte-by-byte path.
@@ -87,7 +98,7 @@ extension JSONValue {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
-    private static func writeEscaped(_ byte: UInt8, to output: inout [UInt8]) {
+    static func writeEscaped(_ byte: UInt8, to output: inout [UInt8]) {
         switch byte {
         case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
         case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)

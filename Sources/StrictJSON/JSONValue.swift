@@ -111,48 +111,42 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 public struct JSONObject: Sendable, Hashable, Sequence {
     public typealias Element = (key: String, value: JSONValue)
 
-    private var memberKeys: [String]
-    private var memberValues: [JSONValue]
+    /// One array of members, not one of keys and one of values: an object costs one allocation (a feed dump is
+    /// hundreds of thousands of small objects).
+    private var members: [Element]
 
     public init() {
-        memberKeys = []
-        memberValues = []
+        members = []
     }
 
     public init(_ pairs: [(String, JSONValue)]) {
-        memberKeys = pairs.map(\.0)
-        memberValues = pairs.map(\.1)
+        members = pairs.map { (key: $0.0, value: $0.1) }
     }
 
-    init(keys: [String], values: [JSONValue]) {
-        memberKeys = keys
-        memberValues = values
+    init(members: [Element]) {
+        self.members = members
     }
 
     /// Member keys in input order (a duplicated key appears as often as it was written).
-    public var keys: [String] { memberKeys }
+    public var keys: [String] { members.map(\.key) }
 
     /// Number of members as written (duplicates included).
-    public var count: Int { memberKeys.count }
+    public var count: Int { members.count }
 
-    public var isEmpty: Bool { memberKeys.isEmpty }
+    public var isEmpty: Bool { members.isEmpty }
 
     /// The last member named `key`; setting replaces that member in place, or appends a new one.
     public subscript(key: String) -> JSONValue? {
         get {
-            guard let index = memberKeys.lastIndex(of: key) else { return nil }
-            return memberValues[index]
+            guard let index = members.lastIndex(where: { $0.key == key }) else { return nil }
+            return members[index].value
         }
         set {
-            let index = memberKeys.lastIndex(of: key)
+            let index = members.lastIndex(where: { $0.key == key })
             switch (index, newValue) {
-            case (let index?, let value?): memberValues[index] = value
-            case (let index?, nil):
-                memberKeys.remove(at: index)
-                memberValues.remove(at: index)
-            case (nil, let value?):
-                memberKeys.append(key)
-                memberValues.append(value)
+            case (let index?, let value?): members[index].value = value
+            case (let index?, nil): members.remove(at: index)
+            case (nil, let value?): members.append((key, value))
             case (nil, nil): break
             }
         }
@@ -161,33 +155,38 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     /// Walks the members in input order. A concrete iterator, not `AnyIterator`: serialising a large report walks
     /// millions of members, and `AnyIterator` boxed a closure on the heap for every object.
     public struct Iterator: IteratorProtocol {
-        private let keys: [String]
-        private let values: [JSONValue]
+        private let members: [Element]
         private var index = 0
 
-        init(keys: [String], values: [JSONValue]) {
-            self.keys = keys
-            self.values = values
+        init(members: [Element]) {
+            self.members = members
         }
 
         public mutating func next() -> Element? {
-            guard index < keys.count else { return nil }
+            guard index < members.count else { return nil }
             defer { index += 1 }
-            return (keys[index], values[index])
+            return members[index]
         }
     }
 
-    public func makeIterator() -> Iterator { Iterator(keys: memberKeys, values: memberValues) }
+    public func makeIterator() -> Iterator { Iterator(members: members) }
 
-    public var underestimatedCount: Int { memberKeys.count }
+    public var underestimatedCount: Int { members.count }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.memberKeys == rhs.memberKeys && lhs.memberValues == rhs.memberValues
+        guard lhs.members.count == rhs.members.count else { return false }
+        for (left, right) in zip(lhs.members, rhs.members) where left.key != right.key || left.value != right.value {
+            return false
+        }
+        return true
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(memberKeys)
-        hasher.combine(memberValues)
+        hasher.combine(members.count)
+        for member in members {
+            hasher.combine(member.key)
+            hasher.combine(member.value)
+        }
     }
 }
 

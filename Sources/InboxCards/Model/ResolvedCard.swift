@@ -36,13 +36,44 @@ public struct AssetReference: Sendable, Hashable {
     /// The URL exactly as in the input, secrets included: for fetching only, never print it.
     public var fetchURL: String
     /// JSON path of the URL in the input.
-    public var path: String
+    public var path: String {
+        get { pathBelow.map { JSONPath.key(JSONPath.index(pathBase, $0.index), $0.key) } ?? pathBase }
+        set {
+            pathBase = newValue
+            pathBelow = nil
+        }
+    }
+    /// ``path`` in parts, joined only when read: a slide's or button's URL is `<base>[index].key`, and the base
+    /// (`….carousel`) is one string for every slide of the card. Reports of resolve runs never read the paths.
+    private var pathBase: String
+    private var pathBelow: (index: Int, key: String)?
 
     public init(role: Role, index: Int?, fetchURL: String, path: String) {
         self.role = role
         self.index = index
         self.fetchURL = fetchURL
-        self.path = path
+        self.pathBase = path
+        self.pathBelow = nil
+    }
+
+    /// A reference whose path is `base[pathIndex].pathKey`.
+    init(role: Role, index: Int?, fetchURL: String, base: String, pathIndex: Int, pathKey: String) {
+        self.role = role
+        self.index = index
+        self.fetchURL = fetchURL
+        self.pathBase = base
+        self.pathBelow = (pathIndex, pathKey)
+    }
+
+    public static func == (lhs: AssetReference, rhs: AssetReference) -> Bool {
+        lhs.role == rhs.role && lhs.index == rhs.index && lhs.fetchURL == rhs.fetchURL && lhs.path == rhs.path
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(role)
+        hasher.combine(index)
+        hasher.combine(fetchURL)
+        hasher.combine(path)
     }
 
     /// The URL with secrets such as `token=` replaced by `REDACTED`: safe for every output.
@@ -54,6 +85,18 @@ public struct AssetReference: Sendable, Hashable {
             JSONObject([
                 ("role", .string(role.rawValue)), ("index", index.map(JSONValue.int) ?? .null), ("url", .string(url)),
             ]))
+    }
+
+    /// Writes ``json`` without building it: the same bytes.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("role")
+        writer.string(role.rawValue)
+        writer.key("index")
+        if let index { writer.int(index) } else { writer.null() }
+        writer.key("url")
+        writer.string(url)
+        writer.endObject()
     }
 }
 
@@ -104,6 +147,25 @@ public struct CardButton: Sendable, Hashable {
         case .dismiss, .markRead: break
         }
         return .object(object)
+    }
+
+    /// Writes ``json`` without building it: the same bytes.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("title")
+        writer.string(Redaction.redactText(title))
+        writer.key("action")
+        writer.string(action.name)
+        switch action {
+        case .openURL(let url):
+            writer.key("url")
+            writer.string(Redaction.redactURL(url))
+        case .custom(let payload):
+            writer.key("payload")
+            writer.value(Redact.json(.object(payload)))
+        case .dismiss, .markRead: break
+        }
+        writer.endObject()
     }
 }
 
@@ -177,6 +239,56 @@ public struct ResolvedCard: Sendable, Hashable {
                 ("body", .optional(body.map(Redaction.redactText))),
             ]))
     }
+
+    /// Writes ``json`` without building it: the same bytes (a report of many cards is written card by card).
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id")
+        writer.string(id)
+        writer.key("code")
+        writer.string(code)
+        writer.key("sdk")
+        writer.string(sdk?.rawValue)
+        writer.key("platform")
+        writer.string(platform.rawValue)
+        writer.key("language")
+        writer.string(language)
+        writer.key("requested")
+        writer.string(requested.rawValue)
+        writer.key("resolved")
+        writer.string(resolved.rawValue)
+        writer.key("degraded")
+        writer.bool(degraded)
+        writer.key("degradeReason")
+        writer.string(degradeReason)
+        writer.key("sdkLog")
+        writer.string(sdkLog)
+        writer.key("findings")
+        writer.beginArray()
+        for finding in findings { finding.write(to: &writer) }
+        writer.endArray()
+        writer.key("assets")
+        writer.beginArray()
+        for asset in assets { asset.write(to: &writer) }
+        writer.endArray()
+        writer.key("forced")
+        writer.bool(forced)
+        writer.key("pinned")
+        writer.bool(pinned)
+        writer.key("buttons")
+        writer.beginArray()
+        for button in buttons { button.write(to: &writer) }
+        writer.endArray()
+        writer.key("accessibility")
+        writer.beginArray()
+        for label in accessibilityLabels { writer.string(Redaction.redactText(label)) }
+        writer.endArray()
+        writer.key("title")
+        writer.string(title.map(Redaction.redactText))
+        writer.key("body")
+        writer.string(body.map(Redaction.redactText))
+        writer.endObject()
+    }
 }
 
 extension SourcedFinding {
@@ -185,6 +297,15 @@ extension SourcedFinding {
         guard case .object(var object) = finding.json else { return finding.json }
         object = JSONObject([("source", .string(source))] + object.map { ($0.key, $0.value) })
         return .object(object)
+    }
+
+    /// Writes ``json`` without building it: the same bytes.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("source")
+        writer.string(source)
+        finding.writeMembers(to: &writer)
+        writer.endObject()
     }
 }
 
@@ -207,22 +328,63 @@ public struct ResolveRun: Sendable, Hashable {
     }
 
     /// Cards that render as classic instead of their requested kind.
-    public var degradedCount: Int { cards.reduce(0) { $0 + ($1.degraded ? 1 : 0) } }
+    public var degradedCount: Int {
+        var count = 0
+        for index in cards.indices where cards[index].degraded { count += 1 }
+        return count
+    }
 
     /// Every finding of the run (input findings and card findings).
     public var allFindings: [Finding] { inputFindings.map(\.finding) + cards.flatMap(\.findings) }
 
+    /// How many findings of the run (input and card findings) have exactly this severity, without collecting them.
+    public func findingCount(_ severity: Severity) -> Int {
+        var count = inputFindings.reduce(0) { $0 + ($1.finding.severity == severity ? 1 : 0) }
+        // By index: `for card in cards` copies every card (a dozen retains) to read one array.
+        for index in cards.indices { count += cards[index].findings.count(severity) }
+        return count
+    }
+
     /// `{"schemaVersion": 1, "summary": {…}, "findings": […], "cards": […]}`.
     public var json: JSONValue {
-        let all = allFindings
         let summary = JSONObject([
             ("messages", .int(messagesRead)), ("cards", .int(cards.count)), ("degraded", .int(degradedCount)),
-            ("errors", .int(all.count(.error))), ("warnings", .int(all.count(.warning))),
+            ("errors", .int(findingCount(.error))), ("warnings", .int(findingCount(.warning))),
         ])
         return .object(
             JSONObject([
                 ("schemaVersion", .int(1)), ("summary", .object(summary)),
                 ("findings", .array(inputFindings.map(\.json))), ("cards", .array(cards.map(\.json))),
             ]))
+    }
+
+    /// Writes ``json`` without building it: the same bytes, card by card, so a writer with a sink streams the
+    /// report instead of holding it.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("schemaVersion")
+        writer.int(1)
+        writer.key("summary")
+        writer.beginObject()
+        writer.key("messages")
+        writer.int(messagesRead)
+        writer.key("cards")
+        writer.int(cards.count)
+        writer.key("degraded")
+        writer.int(degradedCount)
+        writer.key("errors")
+        writer.int(findingCount(.error))
+        writer.key("warnings")
+        writer.int(findingCount(.warning))
+        writer.endObject()
+        writer.key("findings")
+        writer.beginArray()
+        for finding in inputFindings { finding.write(to: &writer) }
+        writer.endArray()
+        writer.key("cards")
+        writer.beginArray()
+        for index in cards.indices { cards[index].write(to: &writer) }
+        writer.endArray()
+        writer.endObject()
     }
 }

@@ -64,9 +64,30 @@ struct ParamLevel: Sendable, Hashable {
     var name: Name
     var object: JSONObject
     /// JSON path of this object inside the input file (it may descend into a JSON-encoded string).
-    var path: String
+    var path: String { key.map { JSONPath.key(parentPath, $0) } ?? parentPath }
+    /// ``path`` in two parts, joined only when read (for findings and asset paths): a feed message's root is
+    /// `[3]` + `action_params`, and most messages never need the joined path.
+    private var parentPath: String
+    private var key: String?
     /// For createMessage the root is synthetic: its keys come from differently named request fields.
     var aliases: [String: String]?
+
+    init(name: Name, object: JSONObject, path: String, aliases: [String: String]? = nil) {
+        self.name = name
+        self.object = object
+        self.parentPath = path
+        self.key = nil
+        self.aliases = aliases
+    }
+
+    /// The object at `parent.key`.
+    init(name: Name, object: JSONObject, parent: String, key: String) {
+        self.name = name
+        self.object = object
+        self.parentPath = parent
+        self.key = key
+        self.aliases = nil
+    }
 
     func path(of key: String) -> String {
         if let alias = aliases?[key] { return alias }

@@ -83,17 +83,19 @@ struct FieldDecoder {
 
     /// Custom data as the device gets it under `u`: an object, or a JSON-encoded object string.
     mutating func customData(
-        _ value: JSONValue?, path: String
+        _ value: JSONValue?, path makePath: @autoclosure () -> String
     ) -> (level: ParamLevel?, form: InboxMessage.CustomDataForm) {
+        guard let value, !value.isNull else { return (nil, .absent) }  // most messages: no path built
+        let path = makePath()
         switch value {
-        case nil, .null?: return (nil, .absent)
-        case .object(let object)?: return (ParamLevel(name: .u, object: object, path: path), .object)
-        case .string(let text)?:
+        case .null: return (nil, .absent)
+        case .object(let object): return (ParamLevel(name: .u, object: object, path: path), .object)
+        case .string(let text):
             guard let object = parseObject(text, path: path, code: CardFindingCode.customDataInvalid) else {
                 return (nil, .jsonString)
             }
             return (ParamLevel(name: .u, object: object, path: path), .jsonString)
-        case let other?:
+        case let other:
             add(
                 .warning, CardFindingCode.customDataInvalid,
                 "\(path) is \(other.typeName), expected an object or a JSON-encoded object: the SDK ignores it",
@@ -103,10 +105,11 @@ struct FieldDecoder {
     }
 
     /// Parses a JSON-encoded object the SDK would decode with JSONSerialization; anything else is a finding.
-    mutating func parseObject(_ text: String, path: String, code: String) -> JSONObject? {
+    mutating func parseObject(_ text: String, path makePath: @autoclosure () -> String, code: String) -> JSONObject? {
         do {
             let value = try Self.parse(text, options: JSONParseOptions(maxDepth: options.maxDepth))
             guard case .object(let object) = value else {
+                let path = makePath()
                 add(
                     .warning, code,
                     "\(path) is a JSON string holding \(value.typeName), not an object: the SDK ignores it",
@@ -115,6 +118,7 @@ struct FieldDecoder {
             }
             return object
         } catch {
+            let path = makePath()
             add(
                 .warning, code, "\(path) is a string that is not JSON (\(error.description)): the SDK ignores it",
                 path: path)
@@ -247,26 +251,27 @@ enum FeedReader {
     static func read(_ object: JSONObject, id: String, path: String, options: ReaderOptions) -> InboxMessage {
         var decoder = FieldDecoder(options: options)
         func key(_ name: String) -> String { JSONPath.key(path, name) }
-        let paramsPath = key("action_params")
+        func paramsPath() -> String { key("action_params") }
         var levels: [ParamLevel] = []
         var form = InboxMessage.CustomDataForm.absent
         switch object["action_params"] {
         case nil, .null?: break
         case .string(let text)?:
-            if let params = decoder.parseObject(text, path: paramsPath, code: CardFindingCode.actionParamsInvalid) {
-                (levels, form) = decoder.levels(root: ParamLevel(name: .root, object: params, path: paramsPath))
+            if let params = decoder.parseObject(text, path: paramsPath(), code: CardFindingCode.actionParamsInvalid) {
+                (levels, form) = decoder.levels(
+                    root: ParamLevel(name: .root, object: params, parent: path, key: "action_params"))
             }
         case .object?:
             // The wire format is a JSON string; the iOS SDK does not decode an object here.
             decoder.add(
                 .warning, CardFindingCode.actionParamsObject,
                 "action_params is an object, not a JSON-encoded string: the iOS SDK sees no actionParams "
-                    + "(no displayType, custom data, buttons or pinning)", path: paramsPath)
+                    + "(no displayType, custom data, buttons or pinning)", path: paramsPath())
         case let other?:
             decoder.add(
                 .warning, CardFindingCode.actionParamsInvalid,
                 "action_params is \(other.typeName), expected a JSON-encoded object: the SDK sees no actionParams",
-                path: paramsPath)
+                path: paramsPath())
         }
         return InboxMessage(
             id: id, shape: .feed, path: path, code: decoder.code(object["inbox_id"], path: key("inbox_id")),

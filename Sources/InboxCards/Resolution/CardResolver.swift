@@ -45,18 +45,21 @@ public struct CardResolver: Sendable {
         var cards: [ResolvedCard] = []
         cards.reserveCapacity(batch.messages.count * options.profiles.count)
         var inputFindings = batch.findings
-        for message in batch.messages where message.reachesInbox {
-            let before = cards.count
-            resolve(message, into: &cards)
-            if cards.count == before {
-                let wanted = options.platforms.map(\.rawValue).joined(separator: ", ")
-                inputFindings.append(
-                    SourcedFinding(
-                        source: message.id,
-                        finding: .info(
-                            CardFindingCode.platformNotTargeted,
-                            "platforms targets none of the resolved platforms (\(wanted)): no card",
-                            path: JSONPath.key(message.path, "platforms"))))
+        // Through the buffer: `for message in batch.messages` copies every message (a dozen retains) first.
+        batch.messages.withUnsafeBufferPointer { messages in
+            for index in messages.indices where messages[index].reachesInbox {
+                let before = cards.count
+                resolve(messages[index], into: &cards)
+                if cards.count == before {
+                    let wanted = options.platforms.map(\.rawValue).joined(separator: ", ")
+                    inputFindings.append(
+                        SourcedFinding(
+                            source: messages[index].id,
+                            finding: .info(
+                                CardFindingCode.platformNotTargeted,
+                                "platforms targets none of the resolved platforms (\(wanted)): no card",
+                                path: JSONPath.key(messages[index].path, "platforms"))))
+                }
             }
         }
         return ResolveRun(
@@ -190,15 +193,18 @@ struct CardContext {
         }
     }
 
-    /// `displayType`: the first string in root → u → userdata; lowercased, never trimmed.
-    mutating func displayType() -> (raw: String, path: String)? {
+    /// `displayType`: the first string in root → u → userdata; lowercased, never trimmed. The path is only
+    /// needed for findings: `path(ofDisplayTypeIn:)` builds it from the level.
+    mutating func displayType() -> (raw: String, level: Int)? {
         guard
-            let (value, path) = lookup(
+            let (value, level) = lookupLevel(
                 "displayType", includeUserdata: true, expected: "a string", accept: { $0.stringValue != nil }),
             case .string(let raw) = value
         else { return nil }
-        return (raw, path)
+        return (raw, level)
     }
+
+    func path(ofDisplayTypeIn level: Int) -> String { message.levels[level].path(of: "displayType") }
 
     /// `pinned`: bool or number only; the first such value decides (an explicit `false` ends the lookup).
     mutating func pinned() -> Bool {
@@ -258,11 +264,14 @@ struct CardContext {
                 requested = kind
             } else {
                 requested = heuristic(hasImage: hasImage, hasTitle: hasTitle, hasBody: hasBody)
-                if let displayType { reportUnknown(displayType.raw, path: displayType.path, heuristic: requested) }
+                if let displayType {
+                    reportUnknown(displayType.raw, path: path(ofDisplayTypeIn: displayType.level), heuristic: requested)
+                }
             }
         }
 
         var slides: [Slide] = []
+        var carouselPath = ""
         var video: (url: String, urlPath: String, poster: String?, posterPath: String)?
         var pass: (url: String, path: String)?
         var reason: String?
@@ -279,7 +288,7 @@ struct CardContext {
         case .classic:
             break
         case .carousel:
-            slides = decodeCarousel()
+            (slides, carouselPath) = decodeCarousel()
             if slides.isEmpty {
                 reason = "no slides"
             } else if profile.requiresTitleAndBody && !titleAndBody {
@@ -312,7 +321,7 @@ struct CardContext {
                     + "hasImage=\(hasImage) \(requested)→\(resolved) (\(why))"
                 add(
                     .warning, CardFindingCode.degraded, "\(requested) degrades to classic: \(why)",
-                    path: displayType?.path)
+                    path: displayType.map { path(ofDisplayTypeIn: $0.level) })
             }
         }
 
@@ -338,7 +347,7 @@ struct CardContext {
                     path: nil)
             }
         case .carousel:
-            labels = slideAssets(slides, into: &assets)
+            labels = slideAssets(slides, carouselPath: carouselPath, into: &assets)
         case .video:
             labels = ["Play video"]
             if let video {
@@ -385,14 +394,21 @@ struct CardContext {
             "displayType \"\(Redact.value(raw))\" is unknown (\(why)): the heuristic picks \(heuristic)", path: path)
     }
 
-    private mutating func slideAssets(_ slides: [Slide], into assets: inout [AssetReference]) -> [String] {
+    private mutating func slideAssets(
+        _ slides: [Slide], carouselPath: String, into assets: inout [AssetReference]
+    ) -> [String] {
         var labels: [String] = []
         var untitled = 0
         for (index, slide) in slides.enumerated() {
             assets.append(
-                AssetReference(role: .carouselSlide, index: index, fetchURL: slide.image, path: slide.imagePath))
+                AssetReference(
+                    role: .carouselSlide, index: index, fetchURL: slide.image, base: carouselPath,
+                    pathIndex: slide.jsonIndex, pathKey: "image"))
             if let url = slide.url {
-                assets.append(AssetReference(role: .slideLink, index: index, fetchURL: url, path: slide.urlPath))
+                assets.append(
+                    AssetReference(
+                        role: .slideLink, index: index, fetchURL: url, base: carouselPath, pathIndex: slide.jsonIndex,
+                        pathKey: "url"))
             }
             if let title = slide.title {
                 labels.append(title)

@@ -4,10 +4,10 @@ import StrictJSON
 /// A carousel slide that survived decoding.
 struct Slide: Hashable {
     var image: String
-    var imagePath: String
     var title: String?
     var url: String?
-    var urlPath: String
+    /// The slide's position in the input's `carousel` array (its paths are `carousel[jsonIndex].image`, `.url`).
+    var jsonIndex: Int
 }
 
 /// The decoders of the rich payloads (inboxkit-cards.md "Payload decoders"), each reporting what it
@@ -19,9 +19,21 @@ extension CardContext {
     mutating func lookup(
         _ key: String, includeUserdata: Bool = false, expected: String, accept: (JSONValue) -> Bool
     ) -> (value: JSONValue, path: String)? {
-        for level in message.levels where includeUserdata || level.name != .userdata {
+        guard
+            let (value, level) = lookupLevel(
+                key, includeUserdata: includeUserdata, expected: expected, accept: accept)
+        else { return nil }
+        return (value, message.levels[level].path(of: key))
+    }
+
+    /// ``lookup(_:includeUserdata:expected:accept:)`` giving the index of the level the value was found in, so
+    /// callers that only need the path for a finding build it only then.
+    mutating func lookupLevel(
+        _ key: String, includeUserdata: Bool = false, expected: String, accept: (JSONValue) -> Bool
+    ) -> (value: JSONValue, level: Int)? {
+        for (index, level) in message.levels.enumerated() where includeUserdata || level.name != .userdata {
             guard let value = level.object[key], value != .null else { continue }
-            if accept(value) { return (value, level.path(of: key)) }
+            if accept(value) { return (value, index) }
             let path = level.path(of: key)
             add(
                 .warning, CardFindingCode.wrongType,
@@ -31,38 +43,42 @@ extension CardContext {
     }
 
     /// An optional string member: empty counts as absent; another type is absent too, and reported.
-    mutating func optionalString(_ value: JSONValue?, name: String, path: String) -> String? {
+    /// Name and path are built only for the finding.
+    mutating func optionalString(
+        _ value: JSONValue?, name: @autoclosure () -> String, path: @autoclosure () -> String
+    ) -> String? {
         switch value {
         case .string(let text)?: return text.isEmpty ? nil : text
         case nil, .null?: return nil
         case let other?:
             add(
-                .warning, CardFindingCode.wrongType, "\(name) is \(other.typeName), expected a string: ignored",
-                path: path)
+                .warning, CardFindingCode.wrongType, "\(name()) is \(other.typeName), expected a string: ignored",
+                path: path())
             return nil
         }
     }
 
-    /// `carousel` → usable slides (non-empty string `image`), capped at five on 7.2.
-    mutating func decodeCarousel() -> [Slide] {
+    /// `carousel` → usable slides (non-empty string `image`), capped at five on 7.2, and the carousel's path.
+    mutating func decodeCarousel() -> (slides: [Slide], path: String) {
         guard let (value, path) = lookup("carousel", expected: "an array", accept: { $0.arrayValue != nil }),
             case .array(let elements) = value
-        else { return [] }
+        else { return ([], "") }
         var slides: [Slide] = []
         var capped = 0
         for (index, element) in elements.enumerated() {
-            let slidePath = JSONPath.index(path, index)
+            // Paths are built only for findings; the slide keeps its index for the asset's path.
+            func slidePath() -> String { JSONPath.index(path, index) }
             guard case .object(let object) = element else {
                 add(
                     .warning, CardFindingCode.slideDropped,
-                    "slide \(index) is \(element.typeName), not an object: dropped", path: slidePath)
+                    "slide \(index) is \(element.typeName), not an object: dropped", path: slidePath())
                 continue
             }
-            let imagePath = JSONPath.key(slidePath, "image")
             guard case .string(let image)? = object["image"], !image.isEmpty else {
                 add(
                     .warning, CardFindingCode.slideDropped,
-                    "slide \(index) has no non-empty string image: dropped (it takes no slot)", path: imagePath)
+                    "slide \(index) has no non-empty string image: dropped (it takes no slot)",
+                    path: JSONPath.key(slidePath(), "image"))
                 continue
             }
             if let cap = profile.slideCap, slides.count == cap {
@@ -71,8 +87,7 @@ extension CardContext {
             }
             var title: String?
             title = optionalString(
-                object["title"], name: "slide \(index) title", path: JSONPath.key(slidePath, "title"))
-            let urlPath = JSONPath.key(slidePath, "url")
+                object["title"], name: "slide \(index) title", path: JSONPath.key(slidePath(), "title"))
             var url: String?
             switch object["url"] {
             case .string(let text)? where URLCheck.parses(text) && URLCheck.scheme(text) != nil:
@@ -80,7 +95,8 @@ extension CardContext {
                 if let scheme = URLCheck.unsafeScheme(text) {
                     add(
                         .warning, CardFindingCode.unsafeURL,
-                        "slide \(index) url has scheme \(scheme): the SDK refuses to open it", path: urlPath)
+                        "slide \(index) url has scheme \(scheme): the SDK refuses to open it",
+                        path: JSONPath.key(slidePath(), "url"))
                 }
             case nil, .null?: break
             case let other?:
@@ -89,9 +105,10 @@ extension CardContext {
                     ?? "is \(other.typeName)"
                 add(
                     .warning, CardFindingCode.slideURLInvalid,
-                    "slide \(index) url \(what): a tap runs the message's default action", path: urlPath)
+                    "slide \(index) url \(what): a tap runs the message's default action",
+                    path: JSONPath.key(slidePath(), "url"))
             }
-            slides.append(Slide(image: image, imagePath: imagePath, title: title, url: url, urlPath: urlPath))
+            slides.append(Slide(image: image, title: title, url: url, jsonIndex: index))
         }
         if capped > 0 {
             add(
@@ -100,7 +117,7 @@ extension CardContext {
                     + "\(capped) dropped",
                 path: path)
         }
-        return slides
+        return (slides, path)
     }
 
     /// `video` → the stream URL (http/https) and the optional poster.

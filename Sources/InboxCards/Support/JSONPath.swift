@@ -4,7 +4,16 @@
 /// Keys that are not plain identifiers are written as `["pt-BR"]` so the path stays unambiguous.
 enum JSONPath {
     static func key(_ base: String, _ key: String) -> String {
-        if isIdentifier(key) { return base.isEmpty ? key : base + "." + key }
+        if isIdentifier(key) {
+            if base.isEmpty { return key }
+            // One allocation for the result (at most; short paths stay small strings), not one per `+`.
+            let count = base.utf8.count + 1 + key.utf8.count
+            var path = base
+            if count > 15 { path.reserveCapacity(count) }
+            path.append(".")
+            path.append(key)
+            return path
+        }
         var escaped = ""
         for character in key {
             if character == "\"" || character == "\\" { escaped.append("\\") }
@@ -14,18 +23,26 @@ enum JSONPath {
     }
 
     static func index(_ base: String, _ index: Int) -> String {
-        base + "[" + String(index) + "]"
+        let digits = String(index)
+        let count = base.utf8.count + 2 + digits.utf8.count
+        var path = base
+        if count > 15 { path.reserveCapacity(count) }
+        path.append("[")
+        path.append(digits)
+        path.append("]")
+        return path
     }
 
     private static func isIdentifier(_ key: String) -> Bool {
         guard let first = key.utf8.first, !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else {
             return false
         }
-        return key.utf8.allSatisfy { byte in
-            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+        for byte in key.utf8 {
+            let letter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+            guard letter || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+            else { return false }
         }
+        return true
     }
 }
 
@@ -122,5 +139,53 @@ enum URLCheck {
         default:
             return false
         }
+    }
+}
+
+/// Finding newlines eight bytes at a time: NDJSON reading looks at every byte of the input twice (counting lines to
+/// reserve the messages, finding each line's end), and a byte loop was a twentieth of a whole run.
+enum ByteScan {
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+
+    /// The high bit of every byte of `word` that equals `byte`, exactly (no false positives from borrows).
+    @inline(__always)
+    private static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let x = word ^ (ones &* UInt64(byte))
+        return ~(((x & low7) &+ low7) | x | low7)
+    }
+
+    /// How many bytes of `buffer` equal `byte`.
+    static func count(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        var count = 0
+        var offset = 0
+        while offset + 8 <= buffer.count {
+            count += matches(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self), byte).nonzeroBitCount
+            offset += 8
+        }
+        while offset < buffer.count {
+            if buffer[offset] == byte { count += 1 }
+            offset += 1
+        }
+        return count
+    }
+
+    /// The first index at or after `start` whose byte equals `byte`, else `buffer.count`.
+    static func firstIndex(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = buffer.baseAddress else { return buffer.count }
+        let raw = UnsafeRawPointer(base)
+        var offset = start
+        while offset + 8 <= buffer.count {
+            let found = matches(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self), byte)
+            if found != 0 { return offset + found.trailingZeroBitCount / 8 }
+            offset += 8
+        }
+        while offset < buffer.count {
+            if buffer[offset] == byte { return offset }
+            offset += 1
+        }
+        return buffer.count
     }
 }
