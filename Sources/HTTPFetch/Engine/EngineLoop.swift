@@ -3,6 +3,12 @@ import Findings
 import Glibc
 import Synchronization
 
+/// Where one waiter's outcome goes: its own task's continuation, or its slot in a batch.
+enum Delivery: Sendable {
+    case single(CheckedContinuation<FetchOutcome, Never>)
+    case batch(BatchChannel, index: Int)
+}
+
 /// A request handed from a caller's task to the engine thread.
 struct Submission: Sendable {
     let id: UInt64
@@ -11,13 +17,69 @@ struct Submission: Sendable {
     let validators: Validators
     let range: ClosedRange<Int>?
     let sink: (any FetchSink)?
-    let continuation: CheckedContinuation<FetchOutcome, Never>
+    let delivery: Delivery
+}
+
+/// Many plain requests (no validators, range or sink) handed over in one command, as ``FetchEngine/fetchAll``
+/// does: one mailbox entry and one wake-up instead of one per URL. Member `index` has waiter id `firstID + index`.
+struct BatchSubmission: Sendable {
+    let firstID: UInt64
+    let kind: FetchKind
+    let urls: [String]
+    let channel: BatchChannel
 }
 
 enum Command: Sendable {
     case submit(Submission)
+    case submitBatch(BatchSubmission)
     case cancel(UInt64)
+    /// Cancels every member of a batch still waiting (ids `first ..< first + count`).
+    case cancelBatch(first: UInt64, count: Int)
     case shutdown(CheckedContinuation<Void, Never>?)
+}
+
+/// Outcomes of one batch, handed from the engine thread to the one task waiting for them a poll round at a
+/// time: one resume per round instead of one per transfer, and none while the task is still busy with the
+/// previous round's outcomes. Unlike `AsyncStream`, cancelling the waiting task does not close it: the engine
+/// still delivers every member's (then `cancelled`) outcome, so none is lost.
+final class BatchChannel: Sendable {
+    private struct State {
+        var ready: [(Int, FetchOutcome)] = []
+        var waiter: CheckedContinuation<[(Int, FetchOutcome)], Never>?
+    }
+    private let state = Mutex(State())
+
+    /// From the engine thread: hands over `outcomes` (index in the batch, outcome).
+    func deliver(_ outcomes: [(Int, FetchOutcome)]) {
+        let resume: (CheckedContinuation<[(Int, FetchOutcome)], Never>, [(Int, FetchOutcome)])? = state.withLock {
+            state in
+            if let waiter = state.waiter {
+                state.waiter = nil
+                if state.ready.isEmpty { return (waiter, outcomes) }
+                state.ready += outcomes
+                defer { state.ready = [] }
+                return (waiter, state.ready)
+            }
+            state.ready += outcomes
+            return nil
+        }
+        if let (waiter, outcomes) = resume { waiter.resume(returning: outcomes) }
+    }
+
+    /// The outcomes delivered since the last call, waiting for some when there are none yet. One caller at a time.
+    func next() async -> [(Int, FetchOutcome)] {
+        await withCheckedContinuation { continuation in
+            let ready: [(Int, FetchOutcome)]? = state.withLock { state in
+                guard !state.ready.isEmpty else {
+                    state.waiter = continuation
+                    return nil
+                }
+                defer { state.ready = [] }
+                return state.ready
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
 }
 
 /// The multi handle's address, for `curl_multi_wakeup` from other threads.
@@ -34,6 +96,15 @@ final class Mailbox: Sendable {
     private struct State {
         var commands: [Command] = []
         var closed = false
+
+        /// Wakes the engine only when the mailbox goes from empty to non-empty: the engine takes everything
+        /// queued at once, and a wake-up stays pending until its next `curl_multi_poll`, so a command queued
+        /// behind others is seen in the same round. (Waking per command cost one `sendto` per URL, half of
+        /// them `EAGAIN` on the full wake-up socket.)
+        mutating func append(_ command: Command, wakeup: MultiWakeup) {
+            commands.append(command)
+            if commands.count == 1 { curl_multi_wakeup(wakeup.pointer) }
+        }
     }
     private let state = Mutex(State())
     private let wakeup: MultiWakeup
@@ -44,19 +115,17 @@ final class Mailbox: Sendable {
     func post(_ command: Command) -> Bool {
         state.withLock { state in
             guard !state.closed else { return false }
-            state.commands.append(command)
-            curl_multi_wakeup(wakeup.pointer)
+            state.append(command, wakeup: wakeup)
             return true
         }
     }
 
-    /// Queues a submission unless the caller's task is already cancelled (checked under the lock, so a
-    /// cancellation is either seen here or posted after the submission — never lost between the two).
-    func submit(_ submission: Submission) -> Bool {
+    /// Queues a submission (single or batch) unless the caller's task is already cancelled (checked under the
+    /// lock, so a cancellation is either seen here or posted after the submission — never lost between the two).
+    func submit(_ command: Command) -> Bool {
         state.withLock { state in
             guard !state.closed, !Task.isCancelled else { return false }
-            state.commands.append(.submit(submission))
-            curl_multi_wakeup(wakeup.pointer)
+            state.append(command, wakeup: wakeup)
             return true
         }
     }
@@ -98,8 +167,12 @@ final class EngineLoop: @unchecked Sendable {
     private var retryReady: [Flight] = []
     private var delayed: [(due: Double, flight: Flight)] = []
     private var freeHandles: [EasyHandle] = []
+    private var freeHashers: [SHA256Hasher] = []
     private var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
     private var stopping = false
+    /// Batch outcomes of this poll round, handed over by ``flushBatches()`` (usually one batch at a time).
+    private var staged: [(channel: BatchChannel, outcomes: [(Int, FetchOutcome)])] = []
+    private var stagedCount = 0
 
     init(options: FetchOptions) throws(FetchEngineError) {
         EngineLoop.globalInit()
@@ -163,15 +236,48 @@ final class EngineLoop: @unchecked Sendable {
             curl_multi_perform(multi.pointer, &running)
             let restarted = processCompletions()
             let started = startQueued()
-            if restarted || started { continue }  // new handles: let curl start them before sleeping
+            if restarted || started {
+                // New handles: let curl start them before sleeping. Batch outcomes wait for the round that
+                // sleeps (one hand-over per round), unless a full round's worth has piled up.
+                if stagedCount >= options.concurrency { flushBatches() }
+                continue
+            }
+            flushBatches()
             var numfds: Int32 = 0
             curl_multi_poll(multi.pointer, nil, 0, pollTimeout(), &numfds)
         }
         for command in mailbox.close() { handle(command) }
         cancelEverything()
+        flushBatches()
         multi.cleanup()  // the mailbox is closed, so no thread can call curl_multi_wakeup on it any more
         for waiter in shutdownWaiters { waiter.resume() }
         shutdownWaiters = []
+    }
+
+    /// Resumes a single caller at once; a batch member's outcome is staged for ``flushBatches()``.
+    private func deliver(_ outcome: FetchOutcome, to delivery: Delivery) {
+        switch delivery {
+        case .single(let continuation):
+            continuation.resume(returning: outcome)
+        case .batch(let channel, let index):
+            stagedCount += 1
+            if let last = staged.indices.last, staged[last].channel === channel {
+                staged[last].outcomes.append((index, outcome))
+            } else if let position = staged.firstIndex(where: { $0.channel === channel }) {
+                staged[position].outcomes.append((index, outcome))
+            } else {
+                staged.append((channel, [(index, outcome)]))
+            }
+        }
+    }
+
+    /// Hands every staged batch outcome to its batch's waiting task.
+    private func flushBatches() {
+        guard stagedCount > 0 else { return }
+        let batches = staged
+        staged = []
+        stagedCount = 0
+        for batch in batches { batch.channel.deliver(batch.outcomes) }
     }
 
     private func pollTimeout() -> Int32 {
@@ -183,12 +289,26 @@ final class EngineLoop: @unchecked Sendable {
         switch command {
         case .submit(let submission):
             if stopping {
-                submission.continuation.resume(returning: cancelledOutcome(submission.url, submission.kind))
+                deliver(cancelledOutcome(submission.url, submission.kind), to: submission.delivery)
             } else {
                 submit(submission)
             }
+        case .submitBatch(let batch):
+            for (index, url) in batch.urls.enumerated() {
+                let delivery = Delivery.batch(batch.channel, index: index)
+                if stopping {
+                    deliver(cancelledOutcome(url, batch.kind), to: delivery)
+                } else {
+                    submit(
+                        Submission(
+                            id: batch.firstID + UInt64(index), kind: batch.kind, url: url, validators: Validators(),
+                            range: nil, sink: nil, delivery: delivery))
+                }
+            }
         case .cancel(let id):
             cancelWaiter(id)
+        case .cancelBatch(let first, let count):
+            for index in 0..<count { cancelWaiter(first + UInt64(index)) }
         case .shutdown(let continuation):
             stopping = true
             if let continuation { shutdownWaiters.append(continuation) }
@@ -204,7 +324,7 @@ final class EngineLoop: @unchecked Sendable {
             submission.kind.rawValue, validators.etag ?? "", validators.lastModified ?? "", range, submission.url,
         ]
         .joined(separator: "\u{1}")
-        let waiter = Waiter(id: submission.id, continuation: submission.continuation, sink: submission.sink)
+        let waiter = Waiter(id: submission.id, delivery: submission.delivery, sink: submission.sink)
         if let flight = flights[key], flight.isJoinable {
             flight.waiters.append(waiter)
             waiterFlights[submission.id] = flight
@@ -215,14 +335,14 @@ final class EngineLoop: @unchecked Sendable {
         case .success(let value):
             parsed = value
         case .failure(.invalid(let reason)):
-            submission.continuation.resume(
-                returning: FetchOutcome(
-                    url: submission.url, kind: submission.kind, failure: .invalidURL, errorText: reason))
+            deliver(
+                FetchOutcome(url: submission.url, kind: submission.kind, failure: .invalidURL, errorText: reason),
+                to: submission.delivery)
             return
         case .failure(.scheme(let reason)):
-            submission.continuation.resume(
-                returning: FetchOutcome(url: submission.url, kind: submission.kind, failure: .scheme, errorText: reason)
-            )
+            deliver(
+                FetchOutcome(url: submission.url, kind: submission.kind, failure: .scheme, errorText: reason),
+                to: submission.delivery)
             return
         }
         let flight = Flight(
@@ -293,6 +413,7 @@ final class EngineLoop: @unchecked Sendable {
                 return
             }
             flight.easy = easy
+            if flight.kind == .get, let hasher = freeHashers.popLast() { flight.lend(hasher) }
             if !flight.validators.isEmpty { flight.headerList = CurlStringList(flight.validators.headers) }
             if let problem = configure(easy, for: flight) {
                 finish(flight, failure: .connect, text: "libcurl rejected an option: \(problem)")
@@ -556,13 +677,14 @@ final class EngineLoop: @unchecked Sendable {
                     sink.abort()
                 }
             }
-            waiter.continuation.resume(returning: result)
+            deliver(result, to: waiter.delivery)
         }
         flight.waiters = []
         recycle(flight)
     }
 
     private func recycle(_ flight: Flight) {
+        if let hasher = flight.returnHasher(), freeHashers.count < options.concurrency { freeHashers.append(hasher) }
         guard let easy = flight.easy else { return }
         flight.easy = nil
         flight.headerList = nil
@@ -581,7 +703,7 @@ final class EngineLoop: @unchecked Sendable {
         else { return }  // already finished (or never submitted): nothing to do
         let waiter = flight.waiters.remove(at: index)
         if waiter.begun { waiter.sink?.abort() }
-        waiter.continuation.resume(returning: cancelledOutcome(flight.url, flight.kind))
+        deliver(cancelledOutcome(flight.url, flight.kind), to: waiter.delivery)
         if flight.waiters.isEmpty { cancelFlight(flight) }
     }
 

@@ -5,7 +5,7 @@ import Glibc
 /// One caller waiting for a flight's outcome, with its own sink.
 struct Waiter {
     let id: UInt64
-    let continuation: CheckedContinuation<FetchOutcome, Never>
+    let delivery: Delivery
     let sink: (any FetchSink)?
     /// `begin` succeeded, so the sink is owed `finish` or `abort`.
     var begun = false
@@ -56,7 +56,22 @@ final class Flight {
 
     /// Once any sink saw `begin`, a new caller cannot join (it would miss bytes).
     var bodyEverDelivered = false
-    private(set) lazy var hasher = SHA256Hasher()
+    /// A GET's body hasher, lent by the engine from its pool (``lend(_:)``) and given back when the flight is done.
+    private var lentHasher: SHA256Hasher?
+    var hasher: SHA256Hasher {
+        if let lentHasher { return lentHasher }
+        let hasher = SHA256Hasher()
+        lentHasher = hasher
+        return hasher
+    }
+
+    func lend(_ hasher: SHA256Hasher) { lentHasher = hasher }
+
+    /// Gives the hasher back (it is reset when the next body starts).
+    func returnHasher() -> SHA256Hasher? {
+        defer { lentHasher = nil }
+        return lentHasher
+    }
 
     init(
         key: String, url: String, kind: FetchKind, validators: Validators, range: ClosedRange<Int>? = nil,
