@@ -192,7 +192,14 @@ final class EngineLoop: @unchecked Sendable {
         multi.set(.maxConnects, max(options.concurrency * 2, 16))
         // Check once that this libcurl accepts every option the engine sets (e.g. HTTP/2 needs nghttp2).
         guard let probe = EasyHandle() else { throw FetchEngineError("curl_easy_init failed") }
-        if let problem = configure(probe, for: nil) { throw FetchEngineError("libcurl rejected an option: \(problem)") }
+        if let problem = configureShared(probe, everyOption: true) ?? attach(probe, to: nil) {
+            throw FetchEngineError("libcurl rejected an option: \(problem)")
+        }
+        if !options.denyPrivate {
+            // The check also set OPENSOCKETFUNCTION, which only deny-private uses: start this handle afresh.
+            probe.reset()
+            _ = configureShared(probe)
+        }
         freeHandles.append(probe)
     }
 
@@ -407,15 +414,24 @@ final class EngineLoop: @unchecked Sendable {
 
     private func start(_ flight: Flight) {
         if flight.easy == nil {
-            let easy = freeHandles.popLast() ?? EasyHandle()
-            guard let easy else {
-                finish(flight, failure: .connect, text: "curl_easy_init failed (out of memory)")
-                return
+            let easy: EasyHandle
+            if let pooled = freeHandles.popLast() {
+                easy = pooled
+            } else {
+                guard let fresh = EasyHandle() else {
+                    finish(flight, failure: .connect, text: "curl_easy_init failed (out of memory)")
+                    return
+                }
+                if let problem = configureShared(fresh) {
+                    finish(flight, failure: .connect, text: "libcurl rejected an option: \(problem)")
+                    return
+                }
+                easy = fresh
             }
             flight.easy = easy
             if flight.kind == .get, let hasher = freeHashers.popLast() { flight.lend(hasher) }
             if !flight.validators.isEmpty { flight.headerList = CurlStringList(flight.validators.headers) }
-            if let problem = configure(easy, for: flight) {
+            if let problem = attach(easy, to: flight) {
                 finish(flight, failure: .connect, text: "libcurl rejected an option: \(problem)")
                 return
             }
@@ -454,9 +470,12 @@ final class EngineLoop: @unchecked Sendable {
         if activeByHost[flight.hostKey] == 0 { activeByHost[flight.hostKey] = nil }
     }
 
-    /// Sets every option of a transfer; `nil` when all were accepted, else the first rejected one.
-    private func configure(_ easy: EasyHandle, for flight: Flight?) -> String? {
-        easy.reset()
+    /// Sets the options every transfer shares, once per handle: a pooled handle keeps them, so starting a
+    /// transfer only points it at its flight (``attach(_:to:)``) instead of `curl_easy_reset` and some 25
+    /// `setopt`s (string copies and parses) per URL. `nil` when all were accepted, else the first rejected one.
+    /// - Parameter everyOption: also set the options only deny-private uses (the engine's one-off check that
+    ///   this libcurl accepts everything).
+    private func configureShared(_ easy: EasyHandle, everyOption: Bool = false) -> String? {
         var problem: String?
         func check(_ code: CURLcode, _ what: String) {
             if code != CURLE_OK, problem == nil { problem = "\(what): \(CurlErrorClassifier.text(for: code))" }
@@ -480,22 +499,33 @@ final class EngineLoop: @unchecked Sendable {
         if let caFile = options.caFile { check(easy.set(.caFile, caFile), "CAINFO") }
         if let maxSize = options.maxSize { check(easy.set(.maxFileSize, Int64(maxSize)), "MAXFILESIZE_LARGE") }
         if let connectTo { check(easy.set(.connectTo, connectTo), "CONNECT_TO") }
-        check(easy.set(.httpHeaders, flight?.headerList), "HTTPHEADER")
-        if let range = flight?.range { check(easy.set(.range, "\(range.lowerBound)-\(range.upperBound)"), "RANGE") }
         check(easy.setWriteFunction(flightWriteCallback), "WRITEFUNCTION")
         check(easy.setXferInfoFunction(flightXferInfoCallback), "XFERINFOFUNCTION")
         check(easy.setPrereqFunction(flightPrereqCallback), "PREREQFUNCTION")
-        let user = flight.map { Unmanaged.passUnretained($0).toOpaque() }
-        check(easy.set(.writeData, user), "WRITEDATA")
-        check(easy.set(.xferInfoData, user), "XFERINFODATA")
-        check(easy.set(.prereqData, user), "PREREQDATA")
-        if options.denyPrivate || flight == nil {
+        if options.denyPrivate || everyOption {
             // Refuse a non-public address before connecting to it (an unroutable private address would
             // otherwise end as a connect timeout); PREREQFUNCTION still checks every request, reused
             // connections included.
             check(easy.setOpenSocketFunction(flightOpenSocketCallback), "OPENSOCKETFUNCTION")
-            check(easy.set(.openSocketData, user), "OPENSOCKETDATA")
         }
+        return problem
+    }
+
+    /// Points a configured handle at `flight`'s callbacks, headers and range — or, with `nil`, at nothing, so
+    /// a pooled handle never points at a finished flight. Every per-flight option is set each time (to `NULL`
+    /// when unused), so nothing of the previous flight carries over; the URL and method are set per hop.
+    private func attach(_ easy: EasyHandle, to flight: Flight?) -> String? {
+        var problem: String?
+        func check(_ code: CURLcode, _ what: String) {
+            if code != CURLE_OK, problem == nil { problem = "\(what): \(CurlErrorClassifier.text(for: code))" }
+        }
+        check(easy.set(.httpHeaders, flight?.headerList), "HTTPHEADER")
+        check(easy.set(.range, flight?.range.map { "\($0.lowerBound)-\($0.upperBound)" }), "RANGE")
+        let user = flight.map { Unmanaged.passUnretained($0).toOpaque() }
+        check(easy.set(.writeData, user), "WRITEDATA")
+        check(easy.set(.xferInfoData, user), "XFERINFODATA")
+        check(easy.set(.prereqData, user), "PREREQDATA")
+        check(easy.set(.openSocketData, user), "OPENSOCKETDATA")
         return problem
     }
 
@@ -687,12 +717,10 @@ final class EngineLoop: @unchecked Sendable {
         if let hasher = flight.returnHasher(), freeHashers.count < options.concurrency { freeHashers.append(hasher) }
         guard let easy = flight.easy else { return }
         flight.easy = nil
+        // Detach the flight first: a pooled handle must not point at a finished flight or its header list.
+        let detached = attach(easy, to: nil) == nil
         flight.headerList = nil
-        if freeHandles.count < options.concurrency {
-            // Detach the flight pointer now: a reset handle must not point at a finished flight.
-            easy.reset()
-            freeHandles.append(easy)
-        }
+        if detached, freeHandles.count < options.concurrency { freeHandles.append(easy) }
     }
 
     // MARK: Cancellation and shutdown
