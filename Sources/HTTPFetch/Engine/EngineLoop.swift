@@ -241,15 +241,13 @@ final class EngineLoop: @unchecked Sendable {
             startQueued()
             var running: Int32 = 0
             curl_multi_perform(multi.pointer, &running)
-            let restarted = processCompletions()
-            let started = startQueued()
-            if restarted || started {
-                // New handles: let curl start them before sleeping. Batch outcomes wait for the round that
-                // sleeps (one hand-over per round), unless a full round's worth has piled up.
-                if stagedCount >= options.concurrency { flushBatches() }
-                continue
-            }
+            processCompletions()
+            startQueued()
             flushBatches()
+            // A handle added (or re-added for a redirect or fallback) since the perform has curl's timeout at 0,
+            // so this returns at once and the next perform starts it — one perform per wait, as the curl tool
+            // does. (Performing again straight away instead polled every running transfer's socket once more for
+            // nothing: curl_multi_perform checks each with its own poll.)
             var numfds: Int32 = 0
             curl_multi_poll(multi.pointer, nil, 0, pollTimeout(), &numfds)
         }
@@ -532,6 +530,7 @@ final class EngineLoop: @unchecked Sendable {
     // MARK: Completions: redirects, HEAD fallback, retries, outcomes
 
     /// - Returns: whether a handle was re-added (a redirect hop or a fallback) and needs a perform.
+    @discardableResult
     private func processCompletions() -> Bool {
         var restarted = false
         var remaining: Int32 = 0
