@@ -42,3 +42,20 @@ struct HandleReuseTests {
         #expect(afterFailure.isOK && afterFailure.errorText == nil)
     }
 }
+
+/// Transfers wait for a connection being set up to the same host (CURLOPT_PIPEWAIT) so HTTP/2 multiplexes;
+/// an HTTPS server that only speaks HTTP/1.1 must still get one connection per slot.
+@Suite("Connection sharing")
+struct ConnectionSharingTests {
+    @Test("HTTPS to an HTTP/1.1-only server still runs the per-host limit's worth of requests at once")
+    func httpsHTTP1StillParallel() async throws {
+        let harness = try Harness(https: true)
+        let engine = try FetchEngine(options: harness.options { $0.hostConcurrency = 3 })
+        let urls = (0..<9).map { harness.url("/delay/300/bytes/10?i=\($0)", tls: .valid) }
+        let outcomes = await engine.fetchAll(urls)
+        await engine.shutdown()
+        #expect(outcomes.allSatisfy { $0.isOK && $0.httpVersion == "1.1" })
+        #expect(harness.server.stats.maxConcurrentRequests == 3)
+        #expect(harness.server.stats.totalConnections == 3)
+    }
+}

@@ -485,6 +485,10 @@ final class EngineLoop: @unchecked Sendable {
         check(easy.set(.redirectProtocols, "http,https"), "REDIR_PROTOCOLS_STR")
         check(easy.set(.httpVersion, Int(CURL_HTTP_VERSION_2TLS)), "HTTP_VERSION")
         check(easy.set(.tcpKeepAlive, 1), "TCP_KEEPALIVE")
+        // Wait for a connection being set up to the same host rather than open another, so HTTP/2 transfers
+        // multiplex over one connection (one TLS handshake instead of one per slot, several responses per
+        // read), as `curl --parallel` does; HTTP/1.1 connections still open one per slot.
+        check(easy.set(.pipeWait, 1), "PIPEWAIT")
         // No CURLOPT_BUFFERSIZE: libcurl 7.88 refuses to change it on a reused handle whose receive buffer is
         // still allocated (CURLE_BAD_FUNCTION_ARGUMENT), which failed nearly every multiplexed HTTP/2 transfer
         // (found by `make bench`); the 16 KiB default only means more, smaller write callbacks.
