@@ -106,7 +106,7 @@ public final class FetchEngine: Sendable {
                     progress?(done, count)
                 }
             }
-            return results.map { $0! }
+            return results.indices.map { results[$0].take()! }  // moved out, not copied
         } onCancel: {
             _ = loop.mailbox.post(.cancelBatch(first: firstID, count: count))
         }

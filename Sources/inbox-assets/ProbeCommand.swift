@@ -35,21 +35,24 @@ enum ProbeCommand {
         }
         await engine.shutdown()
         progress.finish()
+        // By index throughout: each outcome is read in place (a for-in, `reduce` or `allSatisfy` copies every
+        // outcome out, retaining its strings — measurable at 10,000 URLs).
+        var failed = 0
+        for index in outcomes.indices where !outcomes[index].isOK { failed += 1 }
         if invocation.value("format") == "json" {
             Console.out(FetchOutcome.probeReport(outcomes).serialized(pretty: true) + "\n")
         } else {
             // One write for the whole report, not one per line (10,000 URLs were 10,000 write calls).
             var report = ""
-            for outcome in outcomes {
-                report += outcome.textLine
+            for index in outcomes.indices {
+                report += outcomes[index].textLine
                 report += "\n"
             }
-            let failed = outcomes.reduce(0) { $0 + ($1.isOK ? 0 : 1) }
             report +=
                 "\(outcomes.count) URL\(outcomes.count == 1 ? "" : "s"): \(outcomes.count - failed) ok, \(failed) failed\n"
             Console.out(report)
         }
-        return outcomes.allSatisfy(\.isOK) ? ExitCode.success : ExitCode.findings
+        return failed == 0 ? ExitCode.success : ExitCode.findings
     }
 
     /// The URLs in standard input's text: one per line, trimmed, blank lines and `#` comments skipped.

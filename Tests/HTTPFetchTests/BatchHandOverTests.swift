@@ -84,23 +84,28 @@ struct BatchHandOverTests {
     func batchJoinsSingleCall() async throws {
         let harness = try Harness()
         // A long delay (and a stall limit above it) so the single call is still in flight however loaded the machine.
-        let engine = try FetchEngine(options: harness.options { $0.timeout = 10 })
-        let url = harness.url("/delay/3000/bytes/10")
+        let engine = try FetchEngine(options: harness.options { $0.timeout = 20 })
+        let url = harness.url("/delay/6000/bytes/10")
         let single = Task { await engine.probe(url) }
         try await eventually { harness.server.stats.inFlightRequests > 0 }
         let batch = await engine.fetchAll([url, url])
         #expect(await single.value.isOK)
         await engine.shutdown()
         #expect(batch.map(\.isOK) == [true, true])
-        #expect(harness.server.requests(for: "/delay/3000/bytes/10") == 1)
+        #expect(harness.server.requests(for: "/delay/6000/bytes/10") == 1)
     }
 
     @Test("Cancelling the task mid-batch answers every URL (the unfinished ones cancelled) and frees every slot")
     func cancelMidBatch() async throws {
         let harness = try Harness()
-        let engine = try FetchEngine(options: harness.options { $0.concurrency = 2 })
+        // A stall limit far above any wait here: the stalled requests must still be running when cancelled.
+        let engine = try FetchEngine(
+            options: harness.options {
+                $0.concurrency = 2
+                $0.timeout = 60
+            })
         let quick = (0..<4).map { harness.url("/bytes/10?quick=\($0)") }
-        let stalled = (0..<100).map { harness.url("/delay/10000/bytes/10?i=\($0)") }
+        let stalled = (0..<100).map { harness.url("/delay/30000/bytes/10?i=\($0)") }
         let done = Atomic<Int>(0)
         let task = Task {
             await engine.fetchAll(quick + stalled, kind: .get) { finished, _ in

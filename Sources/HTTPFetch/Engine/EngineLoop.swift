@@ -533,22 +533,20 @@ final class EngineLoop: @unchecked Sendable {
 
     // MARK: Completions: redirects, HEAD fallback, retries, outcomes
 
-    /// - Returns: whether a handle was re-added (a redirect hop or a fallback) and needs a perform.
-    @discardableResult
-    private func processCompletions() -> Bool {
-        var restarted = false
+    /// Handles every finished hop curl reports (a redirect or fallback re-adds its handle for the next perform).
+    private func processCompletions() {
         var remaining: Int32 = 0
         while let message = curl_multi_info_read(multi.pointer, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
             let code = message.pointee.data.result
             curl_multi_remove_handle(multi.pointer, handle)
             guard let flight = activeByHandle.removeValue(forKey: handle) else { continue }
-            if completed(flight, code: code) { restarted = true }
+            completed(flight, code: code)
         }
-        return restarted
     }
 
     /// Decides what a finished hop means. - Returns: `true` when the flight continues on its slot.
+    @discardableResult
     private func completed(_ flight: Flight, code: CURLcode) -> Bool {
         guard let easy = flight.easy else { return false }
         let status = easy.info(.responseCode) ?? 0
