@@ -157,13 +157,12 @@ final class EngineLoop: @unchecked Sendable {
     private let multi: MultiHandle
     private let connectTo: CurlStringList?
 
-    private var flights: [String: Flight] = [:]
+    private var flights: [FlightKey: Flight] = [:]
     private var waiterFlights: [UInt64: Flight] = [:]
     private var activeByHandle: [UnsafeMutableRawPointer: Flight] = [:]
-    private var activeByHost: [String: Int] = [:]
+    private var hosts: [String: HostSlot] = [:]
     private var activeCount = 0
-    private var queues: [String: FIFO<Flight>] = [:]
-    private var hostsWithQueue: [String] = []
+    private var hostsWithQueue: [HostSlot] = []
     private var retryReady: [Flight] = []
     private var delayed: [(due: Double, flight: Flight)] = []
     private var freeHandles: [EasyHandle] = []
@@ -299,6 +298,10 @@ final class EngineLoop: @unchecked Sendable {
                 submit(submission)
             }
         case .submitBatch(let batch):
+            if !stopping {
+                flights.reserveCapacity(flights.count + batch.urls.count)
+                waiterFlights.reserveCapacity(waiterFlights.count + batch.urls.count)
+            }
             for (index, url) in batch.urls.enumerated() {
                 let delivery = Delivery.batch(batch.channel, index: index)
                 if stopping {
@@ -324,11 +327,16 @@ final class EngineLoop: @unchecked Sendable {
         let validators = submission.validators
         // The single-flight key: what makes two calls the same request. A control character separates the
         // parts, as none can occur in a URL or a header value.
-        let range = submission.range.map { "\($0.lowerBound)-\($0.upperBound)" } ?? ""
-        let key = [
-            submission.kind.rawValue, validators.etag ?? "", validators.lastModified ?? "", range, submission.url,
-        ]
-        .joined(separator: "\u{1}")
+        var text = submission.kind.rawValue
+        for part in [
+            validators.etag, validators.lastModified, submission.range.map { "\($0.lowerBound)-\($0.upperBound)" },
+        ] {
+            text += "\u{1}"
+            text += part ?? ""
+        }
+        text += "\u{1}"
+        text += submission.url
+        let key = FlightKey(text)
         let waiter = Waiter(id: submission.id, delivery: submission.delivery, sink: submission.sink)
         if let flight = flights[key], flight.isJoinable {
             flight.waiters.append(waiter)
@@ -352,7 +360,7 @@ final class EngineLoop: @unchecked Sendable {
         }
         let flight = Flight(
             key: key, url: submission.url, kind: submission.kind, validators: validators, range: submission.range,
-            hostKey: parsed.hostKey,
+            host: hostSlot(parsed.hostKey),
             options: options)
         flight.waiters.append(waiter)
         flights[key] = flight
@@ -362,17 +370,25 @@ final class EngineLoop: @unchecked Sendable {
 
     private func enqueue(_ flight: Flight) {
         flight.state = .queued
-        if queues[flight.hostKey] == nil {
-            queues[flight.hostKey] = FIFO()
-            hostsWithQueue.append(flight.hostKey)
+        let host = flight.host
+        if !host.listed {
+            host.listed = true
+            hostsWithQueue.append(host)
         }
-        queues[flight.hostKey]!.push(flight)
+        host.queue.push(flight)
     }
 
     // MARK: Starting transfers within the limits
 
-    private func hasCapacity(_ host: String) -> Bool {
-        activeCount < options.concurrency && activeByHost[host, default: 0] < options.hostConcurrency
+    private func hostSlot(_ key: String) -> HostSlot {
+        if let host = hosts[key] { return host }
+        let host = HostSlot(key: key)
+        hosts[key] = host
+        return host
+    }
+
+    private func hasCapacity(_ host: HostSlot) -> Bool {
+        activeCount < options.concurrency && host.active < options.hostConcurrency
     }
 
     /// Starts queued flights while the global and per-host limits allow; retries waiting for a slot go first.
@@ -384,7 +400,7 @@ final class EngineLoop: @unchecked Sendable {
             let flight = retryReady[index]
             if flight.state == .done {
                 retryReady.remove(at: index)
-            } else if hasCapacity(flight.hostKey) {
+            } else if hasCapacity(flight.host) {
                 retryReady.remove(at: index)
                 start(flight)
                 started = true
@@ -395,13 +411,14 @@ final class EngineLoop: @unchecked Sendable {
         var hostIndex = 0
         while hostIndex < hostsWithQueue.count, activeCount < options.concurrency {
             let host = hostsWithQueue[hostIndex]
-            while hasCapacity(host), let flight = queues[host]?.pop() {
+            while hasCapacity(host), let flight = host.queue.pop() {
                 guard flight.state == .queued else { continue }  // cancelled while queued
                 start(flight)
                 started = true
             }
-            if queues[host]?.isEmpty ?? true {
-                queues[host] = nil
+            if host.queue.isEmpty {
+                host.queue = FIFO()
+                host.listed = false
                 hostsWithQueue.remove(at: hostIndex)
             } else {
                 hostIndex += 1
@@ -437,7 +454,7 @@ final class EngineLoop: @unchecked Sendable {
         flight.attempts += 1
         if flight.firstStart == nil { flight.firstStart = now() }
         activeCount += 1
-        activeByHost[flight.hostKey, default: 0] += 1
+        flight.host.active += 1
         flight.state = .active
         startHop(flight)
     }
@@ -464,8 +481,7 @@ final class EngineLoop: @unchecked Sendable {
 
     private func releaseSlot(_ flight: Flight) {
         activeCount -= 1
-        activeByHost[flight.hostKey, default: 1] -= 1
-        if activeByHost[flight.hostKey] == 0 { activeByHost[flight.hostKey] = nil }
+        flight.host.active -= 1
     }
 
     /// Sets the options every transfer shares, once per handle: a pooled handle keeps them, so starting a
@@ -646,7 +662,8 @@ final class EngineLoop: @unchecked Sendable {
     private func finish(_ flight: Flight, failure: FetchFailure?, text: String?, notModified: Bool = false) {
         guard flight.state != .done else { return }
         flight.state = .done
-        if flights[flight.key] === flight { flights[flight.key] = nil }
+        // One removal, not a look-up then a removal; a newer flight under the same key goes back.
+        if let current = flights.removeValue(forKey: flight.key), current !== flight { flights[flight.key] = current }
         var outcome = FetchOutcome(url: flight.url, kind: flight.kind, failure: failure, errorText: text)
         outcome.notModified = notModified
         outcome.redirects = flight.redirects
@@ -757,7 +774,7 @@ final class EngineLoop: @unchecked Sendable {
 
     private func cancelEverything() {
         var all: [Flight] = Array(activeByHandle.values)
-        for queue in queues.values { all.append(contentsOf: queue.remaining) }
+        for host in hostsWithQueue { all.append(contentsOf: host.queue.remaining) }
         all.append(contentsOf: retryReady)
         all.append(contentsOf: delayed.map(\.flight))
         for flight in all where flight.state != .done {
@@ -769,7 +786,11 @@ final class EngineLoop: @unchecked Sendable {
             finish(flight, failure: .cancelled, text: "the engine shut down")
         }
         activeByHandle = [:]
-        queues = [:]
+        for host in hostsWithQueue {
+            host.queue = FIFO()
+            host.listed = false
+        }
+        hostsWithQueue = []
         retryReady = []
         delayed = []
         flights = [:]
