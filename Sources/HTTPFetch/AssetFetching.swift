@@ -12,7 +12,9 @@ extension FetchEngine: AssetFetching {}
 
 extension AssetFetching {
     /// Probes, or downloads with `kind: .get` (bodies discarded, hashed), every URL at once within the
-    /// engine's limits. Duplicates are fetched once (single-flight).
+    /// engine's limits. Duplicates are fetched once (single-flight). One task per URL; ``FetchEngine`` has its own
+    /// ``FetchEngine/fetchAll(_:kind:progress:)`` that hands the whole list over at once (used wherever the static
+    /// type is `FetchEngine`).
     /// - Parameters:
     ///   - urls: the URLs, in the order results should come back.
     ///   - kind: `.probe` (HEAD with GET fallback) or `.get`.

@@ -70,6 +70,48 @@ public final class FetchEngine: Sendable {
         }
     }
 
+    /// Probes, or downloads with `kind: .get` (bodies discarded, hashed), every URL at once within the
+    /// engine's limits; duplicates are fetched once (single-flight). The URLs reach the engine thread in one
+    /// hand-over and the outcomes come back a poll round at a time, so a large list costs neither a task nor a
+    /// thread hand-off per URL. Cancelling the calling task cancels every URL not finished yet (`cancelled`).
+    /// - Parameters:
+    ///   - urls: the URLs, in the order results should come back.
+    ///   - kind: `.probe` (HEAD with GET fallback) or `.get`.
+    ///   - progress: called after each outcome with (done, total) — e.g. a progress bar.
+    /// - Returns: one outcome per URL, in input order.
+    public func fetchAll(
+        _ urls: [String], kind: FetchKind = .probe, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+    ) async -> [FetchOutcome] {
+        guard !urls.isEmpty else { return [] }
+        let count = urls.count
+        let firstID = nextID.add(UInt64(count), ordering: .relaxed).newValue - UInt64(count) + 1
+        let channel = BatchChannel()
+        let loop = self.loop
+        return await withTaskCancellationHandler {
+            guard
+                loop.mailbox.submit(
+                    .submitBatch(BatchSubmission(firstID: firstID, kind: kind, urls: urls, channel: channel)))
+            else {
+                return urls.enumerated().map { index, url in
+                    progress?(index + 1, count)
+                    return FetchOutcome(url: url, kind: kind, failure: .cancelled, errorText: "cancelled")
+                }
+            }
+            var results = [FetchOutcome?](repeating: nil, count: count)
+            var done = 0
+            while done < count {
+                for (index, outcome) in await channel.next() {
+                    results[index] = outcome
+                    done += 1
+                    progress?(done, count)
+                }
+            }
+            return results.indices.map { results[$0].take()! }  // moved out, not copied
+        } onCancel: {
+            _ = loop.mailbox.post(.cancelBatch(first: firstID, count: count))
+        }
+    }
+
     private func submit(
         kind: FetchKind, url: String, validators: Validators, range: ClosedRange<Int>?, sink: (any FetchSink)?
     ) async -> FetchOutcome {
@@ -79,8 +121,8 @@ public final class FetchEngine: Sendable {
             await withCheckedContinuation { continuation in
                 let submission = Submission(
                     id: id, kind: kind, url: url, validators: validators, range: range, sink: sink,
-                    continuation: continuation)
-                if !loop.mailbox.submit(submission) {
+                    delivery: .single(continuation))
+                if !loop.mailbox.submit(.submit(submission)) {
                     continuation.resume(
                         returning: FetchOutcome(url: url, kind: kind, failure: .cancelled, errorText: "cancelled"))
                 }

@@ -23,9 +23,7 @@ enum ProbeCommand {
         var urls: [String] = []
         for operand in invocation.positional("urls") {
             if operand == "-" {
-                let text = String(decoding: try InputFiles.read("-"), as: UTF8.self)
-                urls += text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-                    .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+                urls += urlLines(try InputFiles.read("-"))
             } else {
                 urls.append(operand)
             }
@@ -37,15 +35,46 @@ enum ProbeCommand {
         }
         await engine.shutdown()
         progress.finish()
+        // By index throughout: each outcome is read in place (a for-in, `reduce` or `allSatisfy` copies every
+        // outcome out, retaining its strings — measurable at 10,000 URLs).
+        var failed = 0
+        for index in outcomes.indices where !outcomes[index].isOK { failed += 1 }
         if invocation.value("format") == "json" {
             Console.out(FetchOutcome.probeReport(outcomes).serialized(pretty: true) + "\n")
         } else {
-            for outcome in outcomes { Console.out(outcome.textLine + "\n") }
-            let failed = outcomes.filter { !$0.isOK }.count
-            Console.out(
+            // One write for the whole report, not one per line (10,000 URLs were 10,000 write calls).
+            var report = ""
+            for index in outcomes.indices {
+                report += outcomes[index].textLine
+                report += "\n"
+            }
+            report +=
                 "\(outcomes.count) URL\(outcomes.count == 1 ? "" : "s"): \(outcomes.count - failed) ok, \(failed) failed\n"
-            )
+            Console.out(report)
         }
-        return outcomes.allSatisfy(\.isOK) ? ExitCode.success : ExitCode.findings
+        return failed == 0 ? ExitCode.success : ExitCode.findings
+    }
+
+    /// The URLs in standard input's text: one per line, trimmed, blank lines and `#` comments skipped.
+    static func urlLines(_ bytes: [UInt8]) -> [String] {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            let text = String(decoding: bytes, as: UTF8.self)
+            return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        }
+        // ASCII (every real URL list): the same split and trim on bytes, without Character and Foundation's
+        // per-line bridging (50 ms of 10,000 lines, before the first request could start). In ASCII,
+        // `Character.isNewline` is exactly LF, VT, FF and CR (a CR LF pair leaves an empty piece, skipped like
+        // any blank line) and `CharacterSet.whitespaces` is space and tab.
+        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var urls: [String] = []
+        for line in bytes.split(whereSeparator: { (0x0A...0x0D).contains($0) }) {
+            guard let first = line.firstIndex(where: { !isBlank($0) }),
+                let last = line.lastIndex(where: { !isBlank($0) }),
+                line[first] != UInt8(ascii: "#")
+            else { continue }
+            urls.append(String(decoding: line[first...last], as: UTF8.self))
+        }
+        return urls
     }
 }

@@ -76,7 +76,8 @@ struct AddressPolicyTests {
 struct DenyPrivateCallbackTests {
     private func flight(denyPrivate: Bool) -> Flight {
         Flight(
-            key: "k", url: "http://example.test/", kind: .probe, validators: Validators(), hostKey: "h",
+            key: FlightKey("k"), url: "http://example.test/", kind: .probe, validators: Validators(),
+            host: HostSlot(key: "h"),
             options: FetchOptions(denyPrivate: denyPrivate))
     }
 

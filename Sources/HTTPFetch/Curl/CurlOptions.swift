@@ -8,7 +8,7 @@ internal import CCurl
 /// Options set with `ia_easy_setopt_long` (curl types `CURLOT_LONG` and `CURLOT_VALUES`).
 enum CurlLongOption: CaseIterable {
     case noSignal, noProgress, noBody, httpGet, followLocation, connectTimeoutMilliseconds, lowSpeedLimit
-    case lowSpeedTime, httpVersion, verifyPeer, verifyHost, tcpKeepAlive
+    case lowSpeedTime, httpVersion, verifyPeer, verifyHost, tcpKeepAlive, pipeWait
 
     var id: CURLoption {
         switch self {
@@ -24,6 +24,7 @@ enum CurlLongOption: CaseIterable {
         case .verifyPeer: CURLOPT_SSL_VERIFYPEER
         case .verifyHost: CURLOPT_SSL_VERIFYHOST
         case .tcpKeepAlive: CURLOPT_TCP_KEEPALIVE
+        case .pipeWait: CURLOPT_PIPEWAIT
         }
     }
 }

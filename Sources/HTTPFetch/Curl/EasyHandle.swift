@@ -12,6 +12,7 @@ final class EasyHandle {
         self.pointer = pointer
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        set(.errorBuffer, UnsafeMutableRawPointer(errorBuffer))
     }
 
     deinit {
@@ -48,6 +49,13 @@ final class EasyHandle {
     @discardableResult
     func set(_ option: CurlStringOption, _ value: String) -> CURLcode {
         ia_easy_setopt_string(pointer, option.id, value)
+    }
+
+    /// `nil` sets the option back to `NULL` (curl's default: e.g. no `Range`).
+    @discardableResult
+    func set(_ option: CurlStringOption, _ value: String?) -> CURLcode {
+        guard let value else { return ia_easy_setopt_string(pointer, option.id, nil) }
+        return ia_easy_setopt_string(pointer, option.id, value)
     }
 
     @discardableResult

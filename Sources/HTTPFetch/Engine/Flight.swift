@@ -5,12 +5,42 @@ import Glibc
 /// One caller waiting for a flight's outcome, with its own sink.
 struct Waiter {
     let id: UInt64
-    let continuation: CheckedContinuation<FetchOutcome, Never>
+    let delivery: Delivery
     let sink: (any FetchSink)?
     /// `begin` succeeded, so the sink is owed `finish` or `abort`.
     var begun = false
     /// The sink threw: this waiter's outcome fails with this, whatever the transfer does.
     var sinkFailure: (failure: FetchFailure, text: String)?
+}
+
+/// One scheme+host+port (`URLCheck.Parsed.hostKey`): how many of its transfers run and which wait for a slot.
+/// Looked up by name once per submission; flights keep a reference, so starting, queueing and finishing do
+/// not hash the name again. Engine-thread only; kept for the engine's lifetime (a flight waiting to retry
+/// still counts against its host's slot, so a host must never get a second one).
+final class HostSlot {
+    let key: String
+    var active = 0
+    var queue = FIFO<Flight>()
+    /// In the engine's list of hosts with a queue.
+    var listed = false
+
+    init(key: String) { self.key = key }
+}
+
+/// The single-flight key (what makes two calls the same request) with its hash computed once: removing a
+/// finished flight from the engine's table moves its neighbours, and rehashing each one's URL-long key
+/// showed in the profile.
+struct FlightKey: Hashable {
+    let text: String
+    private let hash: Int
+
+    init(_ text: String) {
+        self.text = text
+        hash = text.hashValue
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.hash == rhs.hash && lhs.text == rhs.text }
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 }
 
 /// One request in flight: single-flight shares it between every caller of the same URL (and kind and
@@ -24,13 +54,14 @@ final class Flight {
         case done
     }
 
-    let key: String
+    let key: FlightKey
     let url: String
     let kind: FetchKind
     let validators: Validators
     /// For a ranged GET: the bytes asked for.
     let range: ClosedRange<Int>?
-    let hostKey: String
+    /// Its scheme+host+port's slot count and queue (the per-host limit).
+    let host: HostSlot
     let options: FetchOptions
     var waiters: [Waiter] = []
     var state = State.queued
@@ -56,18 +87,33 @@ final class Flight {
 
     /// Once any sink saw `begin`, a new caller cannot join (it would miss bytes).
     var bodyEverDelivered = false
-    private(set) lazy var hasher = SHA256Hasher()
+    /// A GET's body hasher, lent by the engine from its pool (``lend(_:)``) and given back when the flight is done.
+    private var lentHasher: SHA256Hasher?
+    var hasher: SHA256Hasher {
+        if let lentHasher { return lentHasher }
+        let hasher = SHA256Hasher()
+        lentHasher = hasher
+        return hasher
+    }
+
+    func lend(_ hasher: SHA256Hasher) { lentHasher = hasher }
+
+    /// Gives the hasher back (it is reset when the next body starts).
+    func returnHasher() -> SHA256Hasher? {
+        defer { lentHasher = nil }
+        return lentHasher
+    }
 
     init(
-        key: String, url: String, kind: FetchKind, validators: Validators, range: ClosedRange<Int>? = nil,
-        hostKey: String, options: FetchOptions
+        key: FlightKey, url: String, kind: FetchKind, validators: Validators, range: ClosedRange<Int>? = nil,
+        host: HostSlot, options: FetchOptions
     ) {
         self.key = key
         self.url = url
         self.kind = kind
         self.validators = validators
         self.range = range
-        self.hostKey = hostKey
+        self.host = host
         self.options = options
         self.currentURL = url
         self.usingGET = kind == .get

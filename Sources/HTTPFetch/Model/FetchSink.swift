@@ -78,9 +78,23 @@ public final class MemorySink: FetchSink {
 }
 
 /// Incremental SHA-256 with OpenSSL's EVP (uses the CPU's SHA extensions where present).
-/// Owns its `EVP_MD_CTX`; engine-thread only.
+/// Owns its `EVP_MD_CTX`; engine-thread only. The engine keeps a few and reuses them (``reset()``), so a
+/// transfer costs neither a context allocation nor an algorithm look-up.
 final class SHA256Hasher {
     private let context: OpaquePointer
+
+    /// SHA-256 fetched once: `EVP_sha256()` makes OpenSSL 3 look the implementation up again on every init.
+    /// `@unchecked Sendable`: fetched once, never mutated or freed, and OpenSSL documents fetched `EVP_MD`
+    /// objects as safe to share between threads.
+    private struct Algorithm: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+    private static let sha256: Algorithm = {
+        guard let pointer = EVP_MD_fetch(nil, "SHA256", nil) else {
+            preconditionFailure("OpenSSL's default provider has no SHA256")
+        }
+        return Algorithm(pointer: pointer)
+    }()
 
     init() {
         guard let context = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new: out of memory") }
@@ -92,7 +106,7 @@ final class SHA256Hasher {
 
     func reset() {
         // Cannot fail for a built-in digest with a valid context short of memory corruption.
-        precondition(EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1, "EVP_DigestInit_ex(sha256) failed")
+        precondition(EVP_DigestInit_ex(context, Self.sha256.pointer, nil) == 1, "EVP_DigestInit_ex(sha256) failed")
     }
 
     func update(_ bytes: UnsafeRawBufferPointer) {
