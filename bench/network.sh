@@ -126,6 +126,9 @@ with open(out + ".urls", "w") as f:
     f.write("".join(u + "\n" for u in urls))
 with open(out + ".curl", "w") as f:
     f.write("".join(f'url = "{u}"\noutput = "/dev/null"\n' for u in urls))
+# The same downloads kept as files (what a user prefetching with curl would do): prefetch's like-for-like peer.
+with open(out + ".curl-files", "w") as f:
+    f.write("".join(f'url = "{u}"\noutput = "{out}-files/f-{i:05d}.png"\n' for i, u in enumerate(urls)))
 with open(out + ".ndjson", "w") as f:
     for i, u in enumerate(urls):
         params = {"displayType": ["banner", "captioned", "classic"][i % 3]}
@@ -157,12 +160,15 @@ for p in h1 h2; do
         python3 -c 'import json, sys; s = json.load(sys.stdin)["summary"]; print(s["assets"], s["fetched"], s["bytesFetched"], s["failed"])' \
             >"$results/a-$p-prefetch.txt"
     echo "==> a. $p: $files files, N=${conc[$p]}"
-    measure "a-$p" --runs "$runs" --warmup 1 --prepare "rm -rf $work/store-$p" \
+    measure "a-$p" --runs "$runs" --warmup 1 --prepare "rm -rf $work/store-$p $work/$p-files" \
         -n "curl --parallel --parallel-max ${conc[$p]} ($p)" \
         "curl -s --fail --parallel --parallel-max ${conc[$p]} ${curl_proto[$p]} -K $work/$p.curl" \
+        -n "curl --parallel --parallel-max ${conc[$p]}, to files ($p)" \
+        "curl -s --fail --create-dirs --parallel --parallel-max ${conc[$p]} ${curl_proto[$p]} -K $work/$p.curl-files" \
         -n "inbox-assets probe --get - ($p)" "$bin probe --get - $net ${tls[$p]} < $work/$p.urls > /dev/null" \
         -n "inbox-assets prefetch, fresh store ($p)" \
         "$bin prefetch $work/$p.ndjson --store $work/store-$p $net ${tls[$p]} > /dev/null"
+    rm -rf "$work/$p-files"
 done
 
 # curl alone over HTTP/2 at N, the peer the engine's HTTP/2 numbers at N will be compared with once it works there.
