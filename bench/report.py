@@ -150,19 +150,20 @@ N = 16 outside the timed runs; `valgrind` dies on these binaries, see c). That r
   random name), fan-out directories are created only when a link fails, the engine's SHA-256 names the blob (reads
   and `store verify` still re-hash). About 8 system calls per asset remain (`openat`, `write`, `fsync`, `linkat`,
   `close`, two `newfstatat`); 395,833 system calls for the run before, 166,587 after.
-- Retriever (Preflight): one Swift task and continuation per asset waited on `FetchEngine.get`. Now
-  `AssetRetriever.retrieveAll` plans every URL against the store first, hands the downloads to the engine as one
-  list (`FetchEngine.fetchEach`: each with its own sink and validators, 256 at a time) and commits each body on its
-  own task as it finishes, while the engine thread goes on transferring: 8–10% less CPU for a fresh store, 25% less
-  on the re-run (b), wall time about the same for a fresh store.
+- Retriever (Preflight), tried and not kept: handing the downloads to the engine as one list (a `fetchEach` with
+  per-request sinks and validators, 256 at a time) and committing each body on one task as it finished used 8–10%
+  less CPU for a fresh store and 25% less on the re-run, but every commit then ran on that one task, and the fresh
+  prefetch's wall time went up in the next `make bench` (1.11 s → 1.49 s median, HTTP/1.1). The retriever keeps its
+  window of 64 tasks, whose commits spread over both cores.
 - What is left of `prefetch` ({ratios['h1'][1]:.2f}× curl to `/dev/null` here; perf of one HTTP/1.1 run into a
-  fresh store, before the retriever change): 38% of the samples are in the kernel (loopback TCP as for curl, plus
+  fresh store): 38% of the samples are in the kernel (loopback TCP as for curl, plus
   the store's file system work); `StoreSink.commit` 19% inclusive (`O_TMPFILE` open 5%, `write` 5%, `linkat` 5%),
   the index record 8%, reading and resolving the campaign 3%, the engine thread 7%. prefetch uses about 1.5 s of CPU
   where `probe --get` uses 0.5 s and curl 0.55–0.8 s, on two cores it shares with nginx: the five system calls and
   the index record per blob are the floor of a crash-safe store (a blob is durable and named before its record),
-  and they run on one task. Plan: commit blobs on more than one task (the store takes concurrent writers), and
-  keep small bodies of one batch in one file write where the file system allows. The like-for-like peer is curl
+  plus a task and continuation per asset (the retriever's window of 64). Plan: the batched hand-off above with its
+  commits spread over a few tasks (the store takes concurrent writers), so the CPU saving does not cost the
+  overlap; then re-measure. The like-for-like peer is curl
   keeping the files; `/dev/null` stays the target's peer because the issue names it, but a store that hashes,
   syncs and indexes every asset will not match a client that discards the bytes.
 """)
@@ -198,10 +199,10 @@ No target beyond zero body bytes. The HTTP/1.1 re-run takes {b_vs_curl:.1f}× cu
 for every asset it looks the URL up, re-hashes the stored blob (verified reads: the store's contract), sends a
 conditional request and appends a revalidated record (batched, as in a). `strace -f -c` of one re-run: 40,082
 `newfstatat` (four per asset: the index log's size before a lookup, the blob, its path), 24,098 `futex` (the task
-per asset, since replaced by the batched hand-off of a), 10,161 `openat` + 10,093 `read` (the blobs), 11,383
+per asset), 10,161 `openat` + 10,093 `read` (the blobs), 11,383
 `sendto`; in perf, `AssetStore.lookup` with its index refresh 13%, `revalidated` 9%, the blob path 6%. Plan: one
-index refresh per batch of lookups instead of a `stat` per lookup, and re-hash the stored blobs on the second core
-while the conditional requests go out.
+index refresh per batch of lookups instead of a `stat` per lookup, and the batched hand-off of a with its commits
+spread over several tasks.
 """)
 
 # c. resolve

@@ -6,52 +6,11 @@ public protocol AssetFetching: Sendable {
     /// Streams a body, or a byte range of it, into a sink (see ``FetchEngine/get(_:into:validators:range:)``).
     func get(_ url: String, into sink: any FetchSink, validators: Validators, range: ClosedRange<Int>?) async
         -> FetchOutcome
-    /// Streams many bodies, each into its own sink, calling `body` as each finishes (see
-    /// ``FetchEngine/fetchEach(_:window:_:)``; the default runs `get` in up to `window` tasks at once).
-    func fetchEach(_ requests: [FetchRequest], window: Int, _ body: (_ index: Int, _ outcome: FetchOutcome) -> Void)
-        async
-}
-
-/// One download of ``AssetFetching/fetchEach(_:window:_:)``: the URL, a stored copy's validators and where the
-/// body goes.
-public struct FetchRequest: Sendable {
-    public var url: String
-    public var validators: Validators
-    public var sink: any FetchSink
-
-    public init(url: String, validators: Validators = Validators(), sink: any FetchSink) {
-        self.url = url
-        self.validators = validators
-        self.sink = sink
-    }
 }
 
 extension FetchEngine: AssetFetching {}
 
 extension AssetFetching {
-    /// One task per request, at most `window` at once; `body` runs on the calling task as each one finishes.
-    public func fetchEach(
-        _ requests: [FetchRequest], window: Int, _ body: (_ index: Int, _ outcome: FetchOutcome) -> Void
-    ) async {
-        await withTaskGroup(of: (Int, FetchOutcome).self) { group in
-            var next = 0
-            func startNext() {
-                guard next < requests.count else { return }
-                let index = next
-                let request = requests[index]
-                next += 1
-                group.addTask {
-                    (index, await get(request.url, into: request.sink, validators: request.validators, range: nil))
-                }
-            }
-            for _ in 0..<min(max(1, window), requests.count) { startNext() }
-            for await (index, outcome) in group {
-                body(index, outcome)
-                startNext()
-            }
-        }
-    }
-
     /// Probes, or downloads with `kind: .get` (bodies discarded, hashed), every URL at once within the
     /// engine's limits. Duplicates are fetched once (single-flight). One task per URL; ``FetchEngine`` has its own
     /// ``FetchEngine/fetchAll(_:kind:progress:)`` that hands the whole list over at once (used wherever the static

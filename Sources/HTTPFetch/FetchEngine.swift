@@ -90,10 +90,7 @@ public final class FetchEngine: Sendable {
         return await withTaskCancellationHandler {
             guard
                 loop.mailbox.submit(
-                    .submitBatch(
-                        BatchSubmission(
-                            firstID: firstID, kind: kind, members: urls.map { BatchSubmission.Member(url: $0) },
-                            channel: channel)))
+                    .submitBatch(BatchSubmission(firstID: firstID, kind: kind, urls: urls, channel: channel)))
             else {
                 return urls.enumerated().map { index, url in
                     progress?(index + 1, count)
@@ -110,66 +107,6 @@ public final class FetchEngine: Sendable {
                 }
             }
             return results.indices.map { results[$0].take()! }  // moved out, not copied
-        } onCancel: {
-            _ = loop.mailbox.post(.cancelBatch(first: firstID, count: count))
-        }
-    }
-
-    /// Downloads every request into its own sink, with its own validators, handing them to the engine thread
-    /// `window` at a time (the next part when half of them are answered), so a long list costs neither a task nor
-    /// a thread hand-off per URL, and no more than `window` finished bodies wait for `body` at once. Duplicates in
-    /// flight together share one transfer (single-flight).
-    /// - Parameters:
-    ///   - requests: the downloads.
-    ///   - window: how many requests the engine holds at most (its concurrency limits still decide how many run).
-    ///   - body: called on the calling task with each request's index and outcome, in the order they finish —
-    ///     the place to commit a sink. Cancelling the calling task answers the unfinished ones `cancelled`.
-    public func fetchEach(
-        _ requests: [FetchRequest], window: Int = 256, _ body: (_ index: Int, _ outcome: FetchOutcome) -> Void
-    ) async {
-        guard !requests.isEmpty else { return }
-        let count = requests.count
-        let window = max(1, window)
-        let firstID = nextID.add(UInt64(count), ordering: .relaxed).newValue - UInt64(count) + 1
-        let channel = BatchChannel()
-        let loop = self.loop
-        await withTaskCancellationHandler {
-            var submitted = 0
-            var done = 0
-            // Hands the next part over; false when the engine refuses it (shut down) or the task is cancelled.
-            func submitMore() -> Bool {
-                let end = min(count, done + window)
-                guard end > submitted else { return true }
-                guard !Task.isCancelled else { return false }
-                let members = requests[submitted..<end].map {
-                    BatchSubmission.Member(url: $0.url, validators: $0.validators, sink: $0.sink)
-                }
-                let batch = BatchSubmission(
-                    firstID: firstID + UInt64(submitted), kind: .get, members: members, baseIndex: submitted,
-                    channel: channel)
-                guard loop.mailbox.submit(.submitBatch(batch)) else { return false }
-                // Cancelled while handing it over: the cancel command may have gone first, so cancel this part too.
-                if Task.isCancelled { _ = loop.mailbox.post(.cancelBatch(first: firstID, count: end)) }
-                submitted = end
-                return true
-            }
-            func answerUnsubmitted() {
-                for index in submitted..<count {
-                    body(
-                        index,
-                        FetchOutcome(url: requests[index].url, kind: .get, failure: .cancelled, errorText: "cancelled"))
-                }
-                done += count - submitted
-                submitted = count
-            }
-            if !submitMore() { answerUnsubmitted() }
-            while done < count {
-                for (index, outcome) in await channel.next() {
-                    body(index, outcome)
-                    done += 1
-                }
-                if submitted < count, submitted - done <= window / 2, !submitMore() { answerUnsubmitted() }
-            }
         } onCancel: {
             _ = loop.mailbox.post(.cancelBatch(first: firstID, count: count))
         }

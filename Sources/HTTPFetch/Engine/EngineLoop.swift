@@ -20,20 +20,12 @@ struct Submission: Sendable {
     let delivery: Delivery
 }
 
-/// Many requests (no range) handed over in one command, as ``FetchEngine/fetchAll`` and
-/// ``FetchEngine/fetchEach(_:window:_:)`` do: one mailbox entry and one wake-up instead of one per URL. Member
-/// `index` has waiter id `firstID + index` and reaches `channel` as `baseIndex + index`.
+/// Many plain requests (no validators, range or sink) handed over in one command, as ``FetchEngine/fetchAll``
+/// does: one mailbox entry and one wake-up instead of one per URL. Member `index` has waiter id `firstID + index`.
 struct BatchSubmission: Sendable {
-    /// One request of the batch: plain (no validators, body discarded) for `fetchAll`, with both for `fetchEach`.
-    struct Member: Sendable {
-        let url: String
-        var validators = Validators()
-        var sink: (any FetchSink)? = nil
-    }
     let firstID: UInt64
     let kind: FetchKind
-    let members: [Member]
-    var baseIndex = 0
+    let urls: [String]
     let channel: BatchChannel
 }
 
@@ -322,18 +314,18 @@ final class EngineLoop: @unchecked Sendable {
             }
         case .submitBatch(let batch):
             if !stopping {
-                flights.reserveCapacity(flights.count + batch.members.count)
-                waiterFlights.reserveCapacity(waiterFlights.count + batch.members.count)
+                flights.reserveCapacity(flights.count + batch.urls.count)
+                waiterFlights.reserveCapacity(waiterFlights.count + batch.urls.count)
             }
-            for (index, member) in batch.members.enumerated() {
-                let delivery = Delivery.batch(batch.channel, index: batch.baseIndex + index)
+            for (index, url) in batch.urls.enumerated() {
+                let delivery = Delivery.batch(batch.channel, index: index)
                 if stopping {
-                    deliver(cancelledOutcome(member.url, batch.kind), to: delivery)
+                    deliver(cancelledOutcome(url, batch.kind), to: delivery)
                 } else {
                     submit(
                         Submission(
-                            id: batch.firstID + UInt64(index), kind: batch.kind, url: member.url,
-                            validators: member.validators, range: nil, sink: member.sink, delivery: delivery))
+                            id: batch.firstID + UInt64(index), kind: batch.kind, url: url, validators: Validators(),
+                            range: nil, sink: nil, delivery: delivery))
                 }
             }
         case .cancel(let id):

@@ -26,11 +26,9 @@ public final class AssetRetriever: Sendable {
     public let memoryLimit: Int
     let now: @Sendable () -> Date
 
-    /// How many downloads ``retrieveAll(_:progress:)`` keeps handed to the fetcher at once; the engine's own limits
-    /// decide how many transfers actually run. Bounded so that 100,000 URLs do not become 100,000 pending requests,
-    /// and so that at most this many finished small bodies (each up to the blob writer's 256 KiB buffer) wait to be
-    /// committed.
-    static let window = 256
+    /// How many retrievals ``retrieveAll(_:progress:)`` keeps started at once; the engine's own limits decide how
+    /// many transfers actually run. Bounded so that 100,000 URLs do not become 100,000 pending tasks.
+    static let window = 64
 
     /// Creates a retriever.
     /// - Parameters:
@@ -64,66 +62,20 @@ public final class AssetRetriever: Sendable {
     /// - Parameter url: the raw URL (secrets included).
     /// - Returns: where the body came from, with findings; never throws.
     public func retrieve(_ url: String) async -> RetrievedAsset {
-        switch plan(url) {
-        case .done(let asset):
-            return asset
-        case .fetch(let fetch):
-            return finish(
-                fetch, outcome: await fetcher.get(fetch.url, into: fetch.sink, validators: fetch.validators, range: nil)
-            )
-        }
-    }
-
-    /// What retrieving one URL takes: an answer the store (or offline mode) gives at once, or a download.
-    enum Step {
-        case done(RetrievedAsset)
-        case fetch(PendingFetch)
-    }
-
-    /// A download to make, and what ``finish(_:outcome:)`` needs to turn its outcome into a ``RetrievedAsset``.
-    struct PendingFetch: Sendable {
-        enum Target: Sendable {
-            case store(AssetStore, StoreSink)
-            case memory(MemorySink)
-        }
-        let url: String
-        let validators: Validators
-        /// The stale stored entry being revalidated, if any.
-        let stored: StoreEntry?
-        /// Findings made before the request (a damaged stored copy).
-        let findings: [Finding]
-        let target: Target
-
-        var sink: any FetchSink {
-            switch target {
-            case .store(_, let sink): sink
-            case .memory(let sink): sink
-            }
-        }
-    }
-
-    /// Decides how to retrieve `url` from the store's entry for it, without any request.
-    func plan(_ url: String) -> Step {
         guard let store else {
             if offline {
-                return .done(
-                    RetrievedAsset(
-                        url: url, source: .missing,
-                        findings: [
-                            .error(AssetFindingCode.notInStore, "\(Redaction.redactURL(url)): offline and no store")
-                        ]
-                    ))
+                return RetrievedAsset(
+                    url: url, source: .missing,
+                    findings: [.error(AssetFindingCode.notInStore, "\(Redaction.redactURL(url)): offline and no store")]
+                )
             }
-            return .fetch(
-                PendingFetch(
-                    url: url, validators: Validators(), stored: nil, findings: [],
-                    target: .memory(MemorySink(capacity: memoryLimit))))
+            return await fetchIntoMemory(url)
         }
         let stored: StoreEntry?
         do {
             stored = try store.lookup(url)
         } catch {
-            return .done(storeFailure(url, error, outcome: nil))
+            return storeFailure(url, error, outcome: nil)
         }
         var findings: [Finding] = []
         if let entry = stored {
@@ -132,38 +84,36 @@ public final class AssetRetriever: Sendable {
             do {
                 check = try store.path(entry.blob)
             } catch {
-                return .done(storeFailure(url, error, outcome: nil))
+                return storeFailure(url, error, outcome: nil)
             }
             switch check {
             case .intact:
                 if offline {
-                    return .done(RetrievedAsset(url: url, source: .store, entry: entry, store: store))
+                    return RetrievedAsset(url: url, source: .store, entry: entry, store: store)
                 }
                 switch decision {
                 case .fresh:
                     try? store.touch(url, at: now())  // least-recently-used bookkeeping only
-                    return .done(RetrievedAsset(url: url, source: .store, entry: entry, store: store))
+                    return RetrievedAsset(url: url, source: .store, entry: entry, store: store)
                 case .revalidate:
-                    return .fetch(
-                        PendingFetch(
-                            url: url, validators: Validators(etag: entry.etag, lastModified: entry.lastModified),
-                            stored: entry, findings: [], target: .store(store, StoreSink(store: store))))
+                    return await fetchIntoStore(
+                        url, store: store, validators: Validators(etag: entry.etag, lastModified: entry.lastModified),
+                        stored: entry, findings: [])
                 case .refetch:
                     break
                 }
             case .missing:
                 if offline {
-                    return .done(
-                        RetrievedAsset(
-                            url: url, source: .missing,
-                            findings: [
-                                .error(
-                                    AssetFindingCode.storeMissing,
-                                    "the stored body of \(Redaction.redactURL(url)) is missing; fetch it again")
-                            ]))
+                    return RetrievedAsset(
+                        url: url, source: .missing,
+                        findings: [
+                            .error(
+                                AssetFindingCode.storeMissing,
+                                "the stored body of \(Redaction.redactURL(url)) is missing; fetch it again")
+                        ])
                 }
             case .damaged(let damage):
-                if offline { return .done(RetrievedAsset(url: url, source: .missing, findings: [damage.finding])) }
+                if offline { return RetrievedAsset(url: url, source: .missing, findings: [damage.finding]) }
                 // Repaired by the fetch below: worth knowing (a failing disk?), not a failure of the asset.
                 findings.append(
                     .warning(
@@ -172,25 +122,19 @@ public final class AssetRetriever: Sendable {
                         path: damage.path))
             }
         } else if offline {
-            return .done(
-                RetrievedAsset(
-                    url: url, source: .missing,
-                    findings: [
-                        .error(
-                            AssetFindingCode.notInStore,
-                            "\(Redaction.redactURL(url)) is not in the store; prefetch it first")
-                    ]))
+            return RetrievedAsset(
+                url: url, source: .missing,
+                findings: [
+                    .error(
+                        AssetFindingCode.notInStore,
+                        "\(Redaction.redactURL(url)) is not in the store; prefetch it first")
+                ])
         }
-        return .fetch(
-            PendingFetch(
-                url: url, validators: Validators(), stored: nil, findings: findings,
-                target: .store(store, StoreSink(store: store))))
+        return await fetchIntoStore(url, store: store, validators: Validators(), stored: nil, findings: findings)
     }
 
     /// Retrieves every URL, several at once (the engine's concurrency limits apply); a URL listed twice is
-    /// retrieved once. The downloads go to the fetcher as one list (``AssetFetching/fetchEach(_:window:_:)``: the
-    /// engine takes them `window` at a time), and each is committed to the store on this task as it finishes, while
-    /// the engine's thread goes on transferring the others.
+    /// retrieved once.
     /// - Parameters:
     ///   - urls: raw URLs.
     ///   - progress: called after each URL with the running totals, from any thread.
@@ -206,26 +150,24 @@ public final class AssetRetriever: Sendable {
         }
         var results = [RetrievedAsset?](repeating: nil, count: unique.count)
         var snapshot = ProgressSnapshot(total: unique.count)
-        func done(_ index: Int, _ asset: RetrievedAsset) {
-            snapshot.done += 1
-            snapshot.bytes += asset.bytesFetched
-            if !asset.isOK { snapshot.failed += 1 }
-            results[index] = asset
-            progress?(snapshot)
-        }
-        var pending: [(index: Int, fetch: PendingFetch)] = []
-        for (index, url) in unique.enumerated() {
-            switch plan(url) {
-            case .done(let asset): done(index, asset)
-            case .fetch(let fetch): pending.append((index, fetch))
+        await withTaskGroup(of: (Int, RetrievedAsset).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < unique.count else { return }
+                let index = next
+                let url = unique[index]
+                next += 1
+                group.addTask { (index, await self.retrieve(url)) }
             }
-        }
-        let requests = pending.map {
-            FetchRequest(url: $0.fetch.url, validators: $0.fetch.validators, sink: $0.fetch.sink)
-        }
-        await fetcher.fetchEach(requests, window: Self.window) { position, outcome in
-            let (index, fetch) = pending[position]
-            done(index, finish(fetch, outcome: outcome))
+            for _ in 0..<min(Self.window, unique.count) { startNext() }
+            for await (index, asset) in group {
+                results[index] = asset
+                snapshot.done += 1
+                snapshot.bytes += asset.bytesFetched
+                if !asset.isOK { snapshot.failed += 1 }
+                progress?(snapshot)
+                startNext()
+            }
         }
         return recordsFlushed(urls.map { results[firstIndex[$0]!]! })
     }
@@ -245,26 +187,12 @@ public final class AssetRetriever: Sendable {
 
     // MARK: Fetching
 
-    /// Turns a download's outcome into the asset: commits and records a stored body, or keeps a body in memory.
-    func finish(_ fetch: PendingFetch, outcome: FetchOutcome) -> RetrievedAsset {
-        switch fetch.target {
-        case .store(let store, let sink):
-            return finishIntoStore(fetch, store: store, sink: sink, outcome: outcome)
-        case .memory(let sink):
-            guard outcome.isOK else {
-                return RetrievedAsset(
-                    url: fetch.url, source: .missing, outcome: outcome, findings: outcome.finding.map { [$0] } ?? [])
-            }
-            return RetrievedAsset(url: fetch.url, source: .memory, outcome: outcome, memory: sink.bytes)
-        }
-    }
-
-    private func finishIntoStore(
-        _ fetch: PendingFetch, store: AssetStore, sink: StoreSink, outcome: FetchOutcome
-    ) -> RetrievedAsset {
-        let url = fetch.url
-        let stored = fetch.stored
-        var findings = fetch.findings
+    private func fetchIntoStore(
+        _ url: String, store: AssetStore, validators: Validators, stored: StoreEntry?, findings: [Finding]
+    ) async -> RetrievedAsset {
+        let sink = StoreSink(store: store)
+        let outcome = await fetcher.get(url, into: sink, validators: validators, range: nil)
+        var findings = findings
         if let error = sink.failure { return storeFailure(url, error, outcome: outcome) }
         guard outcome.isOK else {
             sink.abort()
@@ -319,6 +247,16 @@ public final class AssetRetriever: Sendable {
         }
         return RetrievedAsset(
             url: url, source: .network, outcome: outcome, entry: entry, findings: findings, store: store)
+    }
+
+    private func fetchIntoMemory(_ url: String) async -> RetrievedAsset {
+        let sink = MemorySink(capacity: memoryLimit)
+        let outcome = await fetcher.get(url, into: sink, validators: Validators(), range: nil)
+        guard outcome.isOK else {
+            return RetrievedAsset(
+                url: url, source: .missing, outcome: outcome, findings: outcome.finding.map { [$0] } ?? [])
+        }
+        return RetrievedAsset(url: url, source: .memory, outcome: outcome, memory: sink.bytes)
     }
 
     private func storeFailure(_ url: String, _ error: StoreError, outcome: FetchOutcome?) -> RetrievedAsset {
