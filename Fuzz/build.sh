@@ -66,6 +66,13 @@ SWIFT
     if cmp -s "$accessor.new" "$accessor"; then rm "$accessor.new"; else mv "$accessor.new" "$accessor"; fi
 }
 
+# Whether OUTPUT exists and none of the other arguments (its inputs) nor this script is newer than it.
+up_to_date() {
+    local output="$1"
+    shift
+    [ -f "$output" ] && [ -z "$(find "$@" "$0" -newer "$output" 2>/dev/null | head -1)" ]
+}
+
 # Rebuilds a module when any of its sources, the objects of the modules it depends on (the rest of the arguments:
 # a changed interface changes this module's code) or this script is newer than its object.
 build_module() {
@@ -79,9 +86,7 @@ build_module() {
         write_resource_accessor
         sources+=("$out/generated/WalletPass_resource_bundle_accessor.swift")
     fi
-    if [ -f "$object" ] && [ -z "$(find "${sources[@]}" "${dependencies[@]}" "$0" -newer "$object" 2>/dev/null | head -1)" ]; then
-        return
-    fi
+    if up_to_date "$object" "${sources[@]}" "${dependencies[@]}"; then return; fi
     echo "==> fuzz build: module $module"
     "$SWIFTC" "${common[@]}" -module-name "$module" -wmo -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
         -c -o "$object" "${sources[@]}"
@@ -104,9 +109,7 @@ for target in "${targets[@]}"; do
     done
     binary="$out/bin/fuzz-$target"
     harness="Fuzz/Targets/${target_file[$target]}"
-    if [ -f "$binary" ] && [ -z "$(find "$harness" "${objects[@]}" "$0" -newer "$binary" 2>/dev/null | head -1)" ]; then
-        continue
-    fi
+    if up_to_date "$binary" "$harness" "${objects[@]}"; then continue; fi
     echo "==> fuzz build: target $target"
     "$SWIFTC" "${common[@]}" -module-name "Fuzz_$target" "$harness" "${objects[@]}" \
         -use-ld=lld "${link_flags[@]}" -lzip -lssl -lcrypto -o "$binary"

@@ -52,13 +52,20 @@ struct Harness {
     }
 }
 
+/// 127.0.0.1:`port` as a socket address (port 0: any free port, for `bind`).
+func loopbackAddress(port: Int = 0) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+    return address
+}
+
 /// A port nothing listens on (bound, then closed).
 func closedPort() -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+    var address = loopbackAddress()
     _ = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
