@@ -59,7 +59,8 @@ let package = Package(
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "StrictJSON"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "InboxCardsTests", dependencies: ["TestSupport", "InboxCards", "StrictJSON"]),
-        .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FixtureServer", "CCurl", "StrictJSON"]),
+        .testTarget(
+            name: "HTTPFetchTests", dependencies: ["TestSupport", "HTTPFetch", "FixtureServer", "CCurl", "StrictJSON"]),
         .testTarget(name: "FixtureServerTests", dependencies: ["TestSupport", "FixtureServer"]),
         .testTarget(
             name: "WalletPassTests",
@@ -69,8 +70,8 @@ let package = Package(
         .testTarget(
             name: "PreflightTests",
             dependencies: [
-                "Preflight", "InboxCards", "Findings", "AssetStore", "HTTPFetch", "MediaProbe", "FixtureServer",
-                "StrictJSON", "WalletPass",
+                "TestSupport", "Preflight", "InboxCards", "Findings", "AssetStore", "HTTPFetch", "MediaProbe",
+                "FixtureServer", "StrictJSON", "WalletPass",
             ]),
         .testTarget(name: "ArgumentKitTests", dependencies: ["ArgumentKit"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "FixtureServer", "AssetStore", "StrictJSON"]),

@@ -59,11 +59,16 @@ public final class FixtureServer: Sendable {
     ///   - httpPort: the plain port; `0` picks a free one.
     ///   - httpsPort: the HTTPS port; `0` picks a free one; `nil` turns HTTPS (and its TLS-fault listeners) off.
     ///   - caFile: where to write the CA PEM; `nil` writes it to a temporary file removed by ``stop()``.
+    ///   - idleTimeout: seconds a keep-alive connection may sit idle (or a write may block) before the server
+    ///     closes it. Tests that count connections raise it: a test starved of CPU for longer than this would
+    ///     see the server, not the client, end the connection.
     /// - Throws: ``FixtureServerError`` when a socket cannot be bound or the PKI cannot be generated.
-    public init(root: String, httpPort: Int = 0, httpsPort: Int? = 0, caFile: String? = nil) throws {
+    public init(
+        root: String, httpPort: Int = 0, httpsPort: Int? = 0, caFile: String? = nil, idleTimeout: Double = 30
+    ) throws {
         // A client that disappears mid-write must give EPIPE, not kill the process (SSL_write has no MSG_NOSIGNAL).
         signal(SIGPIPE, SIG_IGN)
-        let core = ServerCore(root: root)
+        let core = ServerCore(root: root, idleTimeout: max(idleTimeout, 0.001))
         var listeners: [Listener] = []
         var tlsPorts: [FixtureCertificate: Int] = [:]
         do {
@@ -182,12 +187,16 @@ public struct FixtureStats: Sendable, Hashable {
 /// State shared by the listeners and connection threads.
 final class ServerCore: Sendable {
     let root: String
+    let idleTimeout: Double
     let counters = Mutex(FixtureStats())
     let stopping = Atomic<Bool>(false)
     let liveConnectionThreads = Atomic<Int>(0)
     private let openConnections = Mutex(Set<Int32>())
 
-    init(root: String) { self.root = root }
+    init(root: String, idleTimeout: Double) {
+        self.root = root
+        self.idleTimeout = idleTimeout
+    }
 
     var isStopping: Bool { stopping.load(ordering: .relaxed) }
 
@@ -240,7 +249,10 @@ final class ServerCore: Sendable {
 
     /// Runs one connection to its end on the calling (connection) thread.
     func serve(fd: Int32, tls: ServerTLSContext?) {
-        guard let connection = ClientConnection(fd: fd, tls: tls, onClose: { [self] in unregister($0) }) else {
+        guard
+            let connection = ClientConnection(
+                fd: fd, tls: tls, idleTimeout: idleTimeout, onClose: { [self] in unregister($0) })
+        else {
             return
         }
         defer { connection.close() }

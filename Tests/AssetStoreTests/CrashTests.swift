@@ -2,6 +2,7 @@ import AssetStore
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
 /// The child side of the crash tests: the test binary re-run with these variables set ingests into a
@@ -54,12 +55,17 @@ enum CrashChild {
     }
 }
 
-struct RunningChild {
+struct RunningChild: @unchecked Sendable {
     let process: Process
     let output: FileHandle
 
-    /// Blocks until the child says it opened the store; `false` if it exited first.
-    func waitUntilReady() -> Bool {
+    /// Waits (off the test pool) until the child says it opened the store; `false` if it exited first.
+    func waitUntilReady() async -> Bool {
+        let child = self
+        return await Child.offThePool { child.blockUntilReady() }
+    }
+
+    private func blockUntilReady() -> Bool {
         var seen = ""
         while !seen.contains("ready-to-ingest\n") {
             let data = output.availableData
@@ -67,6 +73,18 @@ struct RunningChild {
             seen += String(decoding: data, as: UTF8.self)
         }
         return true
+    }
+
+    /// Waits for the ready line, sleeps `delay` µs and SIGKILLs the child, all on one Dispatch thread: the delay
+    /// must not stretch while the test pool is busy (the child stops by itself after 20 s).
+    /// - Returns: `nil` when the child exited before it was ready; else whether the kill found it still working.
+    func killWhenReady(afterMicroseconds delay: UInt32) async -> Bool? {
+        let child = self
+        return await Child.offThePool {
+            guard child.blockUntilReady() else { return nil }
+            usleep(delay)
+            return child.kill()
+        }
     }
 
     /// SIGKILLs the child; `true` when it died of that signal (it was still working).
@@ -77,6 +95,7 @@ struct RunningChild {
     }
 }
 
+@Suite(.ownThread)
 struct CrashTests {
     @Test(.enabled(if: CrashChild.storeDirectory != nil, "runs only inside the child process of the crash tests"))
     func childIngestsUntilKilled() throws {
@@ -112,17 +131,17 @@ struct CrashTests {
         }
     }
 
-    @Test func killedAtRandomMomentsTheStoreStaysVerifiable() throws {
+    @Test func killedAtRandomMomentsTheStoreStaysVerifiable() async throws {
         let directory = TemporaryDirectory()
         var roundsWithDebris = 0
         for round in 0..<24 {
             // Every other child batches its records (8 a batch): a kill then also lands mid-batch, losing the
             // records not yet appended (their blobs become orphans), never leaving a record without its blob.
             let child = try CrashChild.spawn(store: directory.path, seed: round, batch: round % 2 == 0 ? 8 : 1)
-            try #require(child.waitUntilReady(), "child did not start")
             let delay = UInt32.random(in: 0..<250_000)
-            usleep(delay)
-            #expect(child.kill(), "round \(round): the child finished before the kill at \(delay) µs")
+            let killed = await child.killWhenReady(afterMicroseconds: delay)
+            try #require(killed != nil, "child did not start")
+            #expect(killed == true, "round \(round): the child finished before the kill at \(delay) µs")
             let report = try AssetStore(directory: directory.path).verify()
             #expect(report.isClean, "round \(round), killed after \(delay) µs: \(report.problems.map(\.message))")
             if !report.isSpotless { roundsWithDebris += 1 }
@@ -147,13 +166,18 @@ struct CrashTests {
         #expect(try store.verify().isSpotless)
     }
 
-    @Test func twoProcessesAndAConcurrentGCKeepOneStoreConsistent() throws {
+    @Test func twoProcessesAndAConcurrentGCKeepOneStoreConsistent() async throws {
         let directory = TemporaryDirectory()
         let children = try [(100, 1), (101, 5)].map { try CrashChild.spawn(store: directory.path, seed: $0, batch: $1) }
-        for child in children { try #require(child.waitUntilReady(), "child did not start") }
+        for child in children { try #require(await child.waitUntilReady(), "child did not start") }
         let store = try AssetStore(directory: directory.path)
-        for _ in 0..<12 {
-            usleep(40_000)
+        // At least 12 rounds, and on until the children have recorded something: on a loaded machine they may
+        // take a while to write their first entries, and a test whose writers wrote nothing tests nothing.
+        let deadline = Date().addingTimeInterval(15)
+        var rounds = 0
+        while try rounds < 12 || (store.list().isEmpty && Date() < deadline) {
+            rounds += 1
+            await Child.pause(seconds: 0.04)
             // The most aggressive gc there is: no grace for orphans, a tight budget.
             _ = try store.gc(maxBytes: 4_000_000, orphanGrace: .zero)
             let live = try store.verify()
@@ -171,10 +195,10 @@ struct CrashTests {
         #expect(try store.verify().isSpotless)
     }
 
-    @Test func aReaderInAnotherProcessSeesEachFlushedBatchWithItsBlobs() throws {
+    @Test func aReaderInAnotherProcessSeesEachFlushedBatchWithItsBlobs() async throws {
         let directory = TemporaryDirectory()
         let child = try CrashChild.spawn(store: directory.path, seed: 200, batch: 6)
-        try #require(child.waitUntilReady(), "child did not start")
+        try #require(await child.waitUntilReady(), "child did not start")
         let reader = try AssetStore(directory: directory.path)
         var sightings = 0
         var seen = 0
@@ -190,7 +214,7 @@ struct CrashTests {
                         "\(entry.url)")
                 }
             }
-            usleep(20_000)
+            await Child.pause(seconds: 0.02)
         }
         #expect(child.kill())
         #expect(sightings == 5, "the reader saw the index grow \(sightings) times")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `inbox-assets` binary the way a user or CI does, capturing stdout, stderr and the exit code.
 struct CLIResult {
@@ -28,37 +29,18 @@ enum CLI {
         packageRoot.appendingPathComponent("Fixtures/" + relative).path
     }
 
-    /// Runs `inbox-assets ARGS` with optional standard input and extra environment.
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws
+    /// Runs `inbox-assets ARGS` with optional standard input and extra environment; the test task suspends
+    /// while the child runs (``Child/run(_:_:stdin:environment:directory:timeout:)``).
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) async throws
         -> CLIResult
     {
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("inbox-assets")
-        process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NO_COLOR")
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        // Drain both pipes concurrently so a large report cannot fill one pipe and deadlock the child.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data()
-        nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        group.wait()
-        process.waitUntilExit()
-        return CLIResult(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        let result = try await Child.run(
+            productsDirectory.appendingPathComponent("inbox-assets").path, arguments,
+            stdin: stdin.map { Data($0.utf8) },
+            environment: env, directory: packageRoot.path)
+        return CLIResult(status: result.status, stdout: result.output, stderr: result.errors)
     }
 }

@@ -25,13 +25,13 @@ import Testing
             try? FileManager.default.removeItem(atPath: store)
         }
 
-        func check(_ campaign: String, _ extra: [String] = [], store useStore: Bool = true) throws -> CLIResult {
-            try CLI.run(
+        func check(_ campaign: String, _ extra: [String] = [], store useStore: Bool = true) async throws -> CLIResult {
+            try await CLI.run(
                 ["check", "-"] + network + (useStore ? ["--store", store] : ["--no-store"]) + extra, stdin: campaign)
         }
 
-        func json(_ campaign: String, _ extra: [String] = []) throws -> (CLIResult, JSONValue) {
-            let result = try check(campaign, ["--format", "json", "--fail-on", "never"] + extra)
+        func json(_ campaign: String, _ extra: [String] = []) async throws -> (CLIResult, JSONValue) {
+            let result = try await check(campaign, ["--format", "json", "--fail-on", "never"] + extra)
             return (result, try JSON.parse(result.stdout))
         }
     }
@@ -43,7 +43,7 @@ import Testing
 
     static let cdn = "https://cdn.example.com"
 
-    @Test func everyCardKindFine() throws {
+    @Test func everyCardKindFine() async throws {
         let env = try Environment()
         let notifications = [
             #"{"content": "b", "inbox_days": 1, "inbox_image": "\#(Self.cdn)/inbox/summer-sale.png", "data": {"displayType": "banner"}}"#,
@@ -52,7 +52,7 @@ import Testing
             #"{"ios_title": "t", "content": "b", "inbox_days": 1, "data": {"displayType": "carousel", "carousel": [{"image": "\#(Self.cdn)/inbox/gifts-1.jpg"}, {"image": "\#(Self.cdn)/inbox/gifts-2.jpg"}]}}"#,
             #"{"ios_title": "t", "content": "b", "inbox_days": 1, "data": {"displayType": "video", "video": {"url": "\#(Self.cdn)/video/reveal/master.m3u8", "poster": "\#(Self.cdn)/inbox/reveal-poster.jpg"}}}"#,
         ].joined(separator: ",")
-        let (result, report) = try env.json(Self.campaign(notifications))
+        let (result, report) = try await env.json(Self.campaign(notifications))
         #expect(result.status == 0, "\(result.stderr)")
         let cards = try #require(report["cards"]?.arrayValue)
         #expect(
@@ -69,7 +69,7 @@ import Testing
         #expect(banner["sha256"]?.stringValue?.count == 64)
     }
 
-    @Test func brokenAssetClassesCarryTheirCodes() throws {
+    @Test func brokenAssetClassesCarryTheirCodes() async throws {
         let env = try Environment()
         // The fixture server's routes make each fault; the path after the host is the route.
         let cases: [(route: String, code: String)] = [
@@ -83,7 +83,7 @@ import Testing
         let notifications = cases.map {
             #"{"content": "b", "inbox_days": 1, "inbox_image": "\#(Self.cdn)\#($0.route)", "data": {"displayType": "banner"}}"#
         }.joined(separator: ",")
-        let (result, report) = try env.json(Self.campaign(notifications))
+        let (result, report) = try await env.json(Self.campaign(notifications))
         #expect(result.status == 0)
         let cards = try #require(report["cards"]?.arrayValue)
         #expect(cards.count == cases.count)
@@ -97,11 +97,11 @@ import Testing
             #expect(cardCodes.contains("card.broken"))
         }
         #expect(report["summary"]?["broken"] == .int(cases.count))
-        let strict = try env.check(Self.campaign(notifications))
+        let strict = try await env.check(Self.campaign(notifications))
         #expect(strict.status == 1, "broken cards are errors: --fail-on error fails")
     }
 
-    @Test func unplayableVideosBreakTheVideoCard() throws {
+    @Test func unplayableVideosBreakTheVideoCard() async throws {
         let env = try Environment()
         let cases: [(route: String, code: String)] = [
             ("/video/missing.mp4", "video.httpStatus"),
@@ -111,7 +111,7 @@ import Testing
         let notifications = cases.map {
             #"{"ios_title": "t", "content": "b", "inbox_days": 1, "data": {"displayType": "video", "video": {"url": "\#(Self.cdn)\#($0.route)"}}}"#
         }.joined(separator: ",")
-        let (_, report) = try env.json(Self.campaign(notifications))
+        let (_, report) = try await env.json(Self.campaign(notifications))
         let cards = try #require(report["cards"]?.arrayValue)
         for (card, testCase) in zip(cards, cases) {
             let video = try #require(card["assets"]?[0])
@@ -123,33 +123,33 @@ import Testing
         #expect(cards[2]["broken"] == true, "an image is not a video")
         let fine =
             #"{"ios_title": "t", "content": "b", "inbox_days": 1, "data": {"displayType": "video", "video": {"url": "\#(Self.cdn)/video/clip.mp4"}}}"#
-        let (_, ok) = try env.json(Self.campaign(fine))
+        let (_, ok) = try await env.json(Self.campaign(fine))
         #expect(ok["cards"]?[0]?["broken"] == false)
         #expect(ok["cards"]?[0]?["assets"]?[0]?["format"] == "mp4")
     }
 
-    @Test func invalidPassBreaksTheWalletCardAndIsListedOnce() throws {
+    @Test func invalidPassBreaksTheWalletCardAndIsListedOnce() async throws {
         let env = try Environment()
         let wallet =
             #"{"ios_title": "t", "content": "b", "inbox_days": 1, "data": {"displayType": "wallet", "wallet": "\#(Self.cdn)/passes/loyalty-abc123.pkpass?token=PASSSECRET"}}"#
-        let (_, report) = try env.json(Self.campaign([wallet, wallet].joined(separator: ",")))
+        let (_, report) = try await env.json(Self.campaign([wallet, wallet].joined(separator: ",")))
         #expect(report["cards"]?[0]?["broken"] == true)
         #expect(report["passes"]?.arrayValue?.count == 1)
         #expect(report["passes"]?[0]?["valid"] == false)
         #expect(report["passes"]?[0]?["url"] == "https://cdn.example.com/passes/loyalty-abc123.pkpass?token=REDACTED")
     }
 
-    @Test func degradedCardsAreNotBroken() throws {
+    @Test func degradedCardsAreNotBroken() async throws {
         let env = try Environment()
         let degraded = #"{"content": "b", "inbox_days": 1, "data": {"displayType": "banner"}}"#
-        let (_, report) = try env.json(Self.campaign(degraded))
+        let (_, report) = try await env.json(Self.campaign(degraded))
         #expect(report["cards"]?[0]?["degraded"] == true)
         #expect(report["cards"]?[0]?["broken"] == false)
-        #expect(try env.check(Self.campaign(degraded), ["--fail-on", "degrade"]).status == 1)
-        #expect(try env.check(Self.campaign(degraded)).status == 0)
+        await #expect(try env.check(Self.campaign(degraded), ["--fail-on", "degrade"]).status == 1)
+        await #expect(try env.check(Self.campaign(degraded)).status == 0)
     }
 
-    @Test func everyDegradeReasonWithTheSDKLogLine() throws {
+    @Test func everyDegradeReasonWithTheSDKLogLine() async throws {
         let env = try Environment()
         let cases: [(notification: String, requested: String, reason: String)] = [
             (#"{"content": "b", "inbox_days": 1, "data": {"displayType": "banner"}}"#, "banner", "no imageUrl"),
@@ -170,7 +170,7 @@ import Testing
                 "wallet", "no pass URL"
             ),
         ]
-        let (_, report) = try env.json(Self.campaign(cases.map(\.notification).joined(separator: ",")))
+        let (_, report) = try await env.json(Self.campaign(cases.map(\.notification).joined(separator: ",")))
         let cards = try #require(report["cards"]?.arrayValue)
         #expect(cards.count == cases.count)
         for (card, testCase) in zip(cards, cases) {
@@ -182,24 +182,24 @@ import Testing
             #expect(log.hasPrefix("Inbox cell degraded — code=? displayType=\(testCase.requested) hasImage="))
             #expect(log.hasSuffix("\(testCase.requested)→classic (\(testCase.reason))"))
         }
-        let text = try env.check(Self.campaign(cases.map(\.notification).joined(separator: ",")))
+        let text = try await env.check(Self.campaign(cases.map(\.notification).joined(separator: ",")))
         #expect(
             text.stdout.contains(
                 "SDK log: Inbox cell degraded — code=? displayType=banner hasImage=false banner→classic (no imageUrl)"))
     }
 
-    @Test func oneURLInAThousandMessagesIsFetchedOnceAndRevalidatedLater() throws {
+    @Test func oneURLInAThousandMessagesIsFetchedOnceAndRevalidatedLater() async throws {
         let env = try Environment()
         let message =
             #"{"content": "b", "inbox_days": 1, "inbox_image": "\#(Self.cdn)/inbox/studio.jpg", "data": {"displayType": "banner"}}"#
         let campaign = Self.campaign(Array(repeating: message, count: 1000).joined(separator: ","))
-        let (first, report) = try env.json(campaign)
+        let (first, report) = try await env.json(campaign)
         #expect(first.status == 0)
         #expect(report["summary"]?["cards"] == 1000)
         #expect(report["summary"]?["assets"] == 1)
         #expect(env.server.requests(for: "/inbox/studio.jpg") == 1)
         let bodyBytes = env.server.stats.bodyBytesSent
-        let (_, second) = try env.json(campaign)
+        let (_, second) = try await env.json(campaign)
         #expect(second["summary"]?["bytesFetched"] == 0)
         #expect(env.server.requests(for: "/inbox/studio.jpg") == 2, "the stored entry is revalidated")
         #expect(env.server.stats.bodyBytesSent == bodyBytes, "a 304: no body the second time")
@@ -207,29 +207,29 @@ import Testing
         #expect(second["cards"]?[0]?["assets"]?[0]?["httpStatus"] == 200)
     }
 
-    @Test func offlineWorksFromTheStoreAlone() throws {
+    @Test func offlineWorksFromTheStoreAlone() async throws {
         let env = try Environment()
         let stored =
             #"{"content": "b", "inbox_days": 1, "inbox_image": "\#(Self.cdn)/inbox/lookbook-1.jpg", "data": {"displayType": "banner"}}"#
         let never =
             #"{"content": "b", "inbox_days": 1, "inbox_image": "\#(Self.cdn)/inbox/lookbook-2.jpg", "data": {"displayType": "banner"}}"#
-        _ = try env.json(Self.campaign(stored))
+        _ = try await env.json(Self.campaign(stored))
         let before = env.server.stats.totalRequests
-        let (_, report) = try env.json(Self.campaign([stored, never].joined(separator: ",")), ["--offline"])
+        let (_, report) = try await env.json(Self.campaign([stored, never].joined(separator: ",")), ["--offline"])
         #expect(env.server.stats.totalRequests == before, "offline makes no request")
         #expect(report["cards"]?[0]?["assets"]?[0]?["status"] == "ok")
         #expect(report["cards"]?[1]?["assets"]?[0]?["status"] == "failed")
         #expect(report["cards"]?[1]?["broken"] == true)
     }
 
-    @Test func secretsNeverReachAnyFormat() throws {
+    @Test func secretsNeverReachAnyFormat() async throws {
         let env = try Environment()
         let notifications = [
             #"{"content": "b", "inbox_days": 1, "inbox_image": "\#(Self.cdn)/inbox/summer-sale.png?token=IMGSECRET", "data": {"displayType": "banner"}}"#,
             #"{"content": "b", "inbox_days": 1, "inbox_image": "\#(Self.cdn)/status/404?sig=SIGSECRET", "data": {"displayType": "banner", "buttons": [{"title": "x", "url": "https://e.example/?api_key=KEYSECRET"}]}}"#,
         ].joined(separator: ",")
         for format in ["text", "json", "junit", "html"] {
-            let result = try env.check(Self.campaign(notifications), ["--format", format, "--fail-on", "never"])
+            let result = try await env.check(Self.campaign(notifications), ["--format", format, "--fail-on", "never"])
             #expect(result.status == 0, "\(format): \(result.stderr)")
             #expect(!result.stdout.isEmpty)
             for secret in ["AUTHSECRET", "IMGSECRET", "SIGSECRET", "KEYSECRET"] {
@@ -239,19 +239,19 @@ import Testing
         }
     }
 
-    @Test func outputFileAndUsageErrors() throws {
+    @Test func outputFileAndUsageErrors() async throws {
         let env = try Environment()
         let path = env.store + "-report.xml"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let campaign = Self.campaign(#"{"content": "b", "inbox_days": 1}"#)
-        let written = try env.check(campaign, ["--format", "junit", "--output", path])
+        let written = try await env.check(campaign, ["--format", "junit", "--output", path])
         #expect(written.status == 0)
         #expect(written.stdout.isEmpty)
         #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("<?xml"))
-        let both = try CLI.run(["check", "-", "--store", env.store, "--no-store"], stdin: campaign)
+        let both = try await CLI.run(["check", "-", "--store", env.store, "--no-store"], stdin: campaign)
         #expect(both.status == 64)
         #expect(both.stderr.hasPrefix("Error: --store and --no-store cannot be used together"))
-        let offline = try CLI.run(["check", "-", "--no-store", "--offline"], stdin: campaign)
+        let offline = try await CLI.run(["check", "-", "--no-store", "--offline"], stdin: campaign)
         #expect(offline.status == 64)
     }
 }

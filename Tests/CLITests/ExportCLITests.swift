@@ -1,6 +1,7 @@
 import AssetStore
 import Foundation
 import StrictJSON
+import TestSupport
 import Testing
 
 /// `inbox-assets export` as a child process: the files and manifest an app embeds for an offline inbox.
@@ -14,22 +15,12 @@ import Testing
         return CLI.fixture("www/" + path)
     }
 
-    static func sha256(_ path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sha256sum", path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return String(text.prefix(64))
-    }
-
-    @Test func theManifestListsEveryAssetAndEveryFileMatchesItsHash() throws {
+    @Test func theManifestListsEveryAssetAndEveryFileMatchesItsHash() async throws {
         let fixture = try PrefetchFixture()
         let out = fixture.directory + "/out"
-        let result = try fixture.run(["export", fixture.campaign, "--out", out, "--store", fixture.store, "--video"])
+        let result = try await fixture.run([
+            "export", fixture.campaign, "--out", out, "--store", fixture.store, "--video",
+        ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.hasPrefix("Exported 13 assets to \(out) (manifest.json)\n"))
         let manifest = try JSON.parse(String(contentsOfFile: out + "/manifest.json", encoding: .utf8))
@@ -40,7 +31,7 @@ import Testing
             let path = try #require(entry["path"]?.stringValue)
             #expect(path.hasPrefix("assets/"))
             let file = out + "/" + path
-            #expect(try Self.sha256(file) == entry["sha256"]?.stringValue, "\(url)")
+            #expect(try await Child.sha256sum(file) == entry["sha256"]?.stringValue, "\(url)")
             let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
             #expect(entry["bytes"] == .int(bytes.count))
             #expect(bytes == (try Data(contentsOf: URL(fileURLWithPath: Self.servedFile(url)))), "\(url)")
@@ -49,12 +40,12 @@ import Testing
         #expect(assets["https://cdn.example.com/video/hls/seg2.ts"] != nil, "HLS segments are exported too")
     }
 
-    @Test func offlineExportWorksFromTheStoreAloneAndListsWhatIsMissing() throws {
+    @Test func offlineExportWorksFromTheStoreAloneAndListsWhatIsMissing() async throws {
         let fixture = try PrefetchFixture()
-        #expect(try fixture.run(["prefetch", fixture.campaign, "--store", fixture.store]).status == 0)
+        #expect(try await fixture.run(["prefetch", fixture.campaign, "--store", fixture.store]).status == 0)
         fixture.server.stop()
         let out = fixture.directory + "/offline"
-        let result = try CLI.run([
+        let result = try await CLI.run([
             "export", fixture.campaign, "--out", out, "--store", fixture.store, "--offline", "--video",
         ])
         #expect(result.status == 1)
@@ -73,10 +64,10 @@ import Testing
         #expect(manifest["assets"]?["https://cdn.example.com/video/clip.mp4"] == nil)
     }
 
-    @Test func offlineWithAnEmptyStoreExportsNothingAndSaysSo() throws {
+    @Test func offlineWithAnEmptyStoreExportsNothingAndSaysSo() async throws {
         let fixture = try PrefetchFixture()
         let out = fixture.directory + "/empty"
-        let result = try CLI.run([
+        let result = try await CLI.run([
             "export", fixture.campaign, "--out", out, "--store", fixture.store, "--offline", "--format", "json",
         ])
         #expect(result.status == 1)
@@ -88,26 +79,27 @@ import Testing
         #expect(fixture.server.stats.totalRequests == 0)
     }
 
-    @Test func aFailedDownloadIsMissingWithItsReasonAndTheRestIsExported() throws {
+    @Test func aFailedDownloadIsMissingWithItsReasonAndTheRestIsExported() async throws {
         let fixture = try PrefetchFixture()
         let campaign = try fixture.campaign(images: [
             "https://cdn.example.com/inbox/hero.png", "https://cdn.example.com/status/500",
             "https://cdn.example.com/cache/no-store/inbox/banner.jpg",
         ])
         let out = fixture.directory + "/out"
-        let result = try fixture.run(["export", campaign, "--out", out, "--store", fixture.store])
+        let result = try await fixture.run(["export", campaign, "--out", out, "--store", fixture.store])
         #expect(result.status == 1)
         #expect(result.stdout.hasPrefix("Exported 1 asset to \(out) (manifest.json)\nMissing 2:\n"))
         #expect(result.stdout.contains("https://cdn.example.com/status/500  asset.httpStatus: "))
         #expect(result.stdout.contains("https://cdn.example.com/cache/no-store/inbox/banner.jpg  asset.noStore: "))
     }
 
-    @Test func aSecondExportReplacesTheFirst() throws {
+    @Test func aSecondExportReplacesTheFirst() async throws {
         let fixture = try PrefetchFixture()
         let out = fixture.directory + "/out"
-        #expect(try fixture.run(["export", fixture.campaign, "--out", out, "--store", fixture.store]).status == 0)
+        #expect(
+            try await fixture.run(["export", fixture.campaign, "--out", out, "--store", fixture.store]).status == 0)
         let small = try fixture.campaign(images: ["https://cdn.example.com/inbox/hero.png"])
-        #expect(try fixture.run(["export", small, "--out", out, "--store", fixture.store]).status == 0)
+        #expect(try await fixture.run(["export", small, "--out", out, "--store", fixture.store]).status == 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: out + "/assets")
         #expect(files == ["hero-f235ea458390.png"])
     }
@@ -119,10 +111,10 @@ import Testing
             "Error: cannot export to Fixtures: "
         ),
     ])
-    func badCommandLines(arguments: [String], status: Int32, message: String) throws {
+    func badCommandLines(arguments: [String], status: Int32, message: String) async throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("ia-export-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: store) }
-        let result = try CLI.run(arguments + ["--store", store])
+        let result = try await CLI.run(arguments + ["--store", store])
         #expect(result.status == status)
         #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
     }

@@ -8,7 +8,7 @@ import Testing
 /// DNS failure is left out: a sandbox without a resolver answers it as a timeout or not at all, so it would not
 /// be a stable test here (HTTPFetchTests cover the classification).
 @Suite(.serialized) struct FaultMatrixCLITests {
-    @Test func everyFaultThroughCheck() throws {
+    @Test func everyFaultThroughCheck() async throws {
         let server = try FixtureServer(root: CLI.fixture("www"))
         defer { server.stop() }
         let https = try #require(server.httpsPort)
@@ -36,7 +36,7 @@ import Testing
         }
         let campaign = #"{"request": {"notifications": ["# + notifications.joined(separator: ",") + "]}}"
         let started = Date()
-        let result = try CLI.run(
+        let result = try await CLI.run(
             [
                 "check", "-", "--no-store", "--format", "json", "--retries", "0", "--timeout", "1", "--max-size", "1M",
                 "--quiet",
@@ -62,12 +62,12 @@ import Testing
         }
     }
 
-    @Test func retryAfterThenSuccess() throws {
+    @Test func retryAfterThenSuccess() async throws {
         let server = try FixtureServer(root: CLI.fixture("www"))
         defer { server.stop() }
         let campaign =
             #"{"content": "b", "inbox_days": 1, "inbox_image": "https://cdn.example.com/retry/1/429/1/inbox/studio.jpg", "data": {"displayType": "banner"}}"#
-        let result = try CLI.run(
+        let result = try await CLI.run(
             [
                 "check", "-", "--no-store", "--format", "json", "--retries", "2", "--quiet",
                 "--connect-to", "cdn.example.com:443:127.0.0.1:\(server.httpsPort!)", "--cacert", server.caFilePath!,
@@ -87,8 +87,8 @@ import Testing
             0
         ),
     ])
-    func hostileJSONThroughCheck(name: String, input: String, status: Int32) throws {
-        let result = try CLI.run(
+    func hostileJSONThroughCheck(name: String, input: String, status: Int32) async throws {
+        let result = try await CLI.run(
             ["check", "-", "--no-store", "--format", "json", "--quiet", "--fail-on", "never"], stdin: input)
         #expect(result.status == status, "\(name): \(result.stderr.prefix(300))")
         #expect(!result.stdout.isEmpty)

@@ -7,8 +7,8 @@ import Testing
 struct PassCLITests {
     static let corpus = "Fixtures/passes/corpus"
 
-    @Test func verifyADirectoryReportsEveryPassAndExits1() throws {
-        let result = try CLI.run(["pass", "verify", Self.corpus, "--format", "json"])
+    @Test func verifyADirectoryReportsEveryPassAndExits1() async throws {
+        let result = try await CLI.run(["pass", "verify", Self.corpus, "--format", "json"])
         #expect(result.status == 1, "the corpus holds broken passes on purpose")
         let report = try JSON.parse(result.stdout)
         #expect(report["schemaVersion"] == 1)
@@ -22,16 +22,18 @@ struct PassCLITests {
         #expect(byPath.values.filter { $0 }.count == 16)
     }
 
-    @Test func verifyOneValidPassExits0WithText() throws {
-        let result = try CLI.run(["pass", "verify", "\(Self.corpus)/ueman-passkit__cinema.pkpass"])
+    @Test func verifyOneValidPassExits0WithText() async throws {
+        let result = try await CLI.run(["pass", "verify", "\(Self.corpus)/ueman-passkit__cinema.pkpass"])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("\(Self.corpus)/ueman-passkit__cinema.pkpass: valid"))
         #expect(result.stdout.contains("WWDR G4"))
         #expect(result.stdout.hasSuffix("1 pass: 1 valid, 0 invalid\n"))
     }
 
-    @Test func inspectShowsFilesAndCertificates() throws {
-        let result = try CLI.run(["pass", "inspect", "\(Self.corpus)/edutap__basic_pass.pkpass", "--format", "json"])
+    @Test func inspectShowsFilesAndCertificates() async throws {
+        let result = try await CLI.run([
+            "pass", "inspect", "\(Self.corpus)/edutap__basic_pass.pkpass", "--format", "json",
+        ])
         #expect(result.status == 0)
         let report = try JSON.parse(result.stdout)
         #expect(
@@ -39,26 +41,26 @@ struct PassCLITests {
                 "pass.json", "manifest.json", "signature", "icon.png",
             ])
         #expect(report["certificates"]?.arrayValue?.count == 2)
-        let text = try CLI.run(["pass", "inspect", "\(Self.corpus)/edutap__basic_pass.pkpass"]).stdout
+        let text = try await CLI.run(["pass", "inspect", "\(Self.corpus)/edutap__basic_pass.pkpass"]).stdout
         #expect(text.contains("  files:\n") && text.contains("  certificates:\n    chain  CN=Apple Worldwide"))
     }
 
-    @Test func missingPathIsExit2AndBadDateIsUsage() throws {
-        let missing = try CLI.run(["pass", "verify", "nope.pkpass", "\(Self.corpus)/apple-sample__Coupon.pkpass"])
+    @Test func missingPathIsExit2AndBadDateIsUsage() async throws {
+        let missing = try await CLI.run(["pass", "verify", "nope.pkpass", "\(Self.corpus)/apple-sample__Coupon.pkpass"])
         #expect(missing.status == 2)
         #expect(missing.stderr == "Error: cannot read 'nope.pkpass': no such file\n")
         #expect(missing.stdout.contains("apple-sample__Coupon.pkpass: valid"))
-        let badDate = try CLI.run(["pass", "verify", Self.corpus, "--at", "yesterday"])
+        let badDate = try await CLI.run(["pass", "verify", Self.corpus, "--at", "yesterday"])
         #expect(badDate.status == 64)
         #expect(badDate.stderr.hasPrefix("Error: The value 'yesterday' is invalid for '--at <date>'."))
-        let badTrust = try CLI.run(["pass", "verify", Self.corpus, "--trust", "nope.pem"])
+        let badTrust = try await CLI.run(["pass", "verify", Self.corpus, "--trust", "nope.pem"])
         #expect(badTrust.status == 2)
     }
 
-    @Test func atMovesNowBeforeTheCertificateExpired() throws {
+    @Test func atMovesNowBeforeTheCertificateExpired() async throws {
         let path = "\(Self.corpus)/edutap__basic_pass.pkpass"
-        let later = try CLI.run(["pass", "verify", path, "--format", "json"]).stdout
-        let earlier = try CLI.run(["pass", "verify", path, "--at", "2025-06-01", "--format", "json"]).stdout
+        let later = try await CLI.run(["pass", "verify", path, "--format", "json"]).stdout
+        let earlier = try await CLI.run(["pass", "verify", path, "--at", "2025-06-01", "--format", "json"]).stdout
         let codes = { (text: String) in
             try JSON.parse(text)["passes"]?[0]?["findings"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
         }
@@ -66,10 +68,10 @@ struct PassCLITests {
         #expect(try !codes(earlier).contains("pass.cert.expiredSince"))
     }
 
-    @Test func urlsAreDownloadedWithTheNetworkOptions() throws {
+    @Test func urlsAreDownloadedWithTheNetworkOptions() async throws {
         let server = try FixtureServer(root: CLI.fixture("www"))
         defer { server.stop() }
-        let result = try CLI.run([
+        let result = try await CLI.run([
             "pass", "verify", "https://cdn.example.com/passes/loyalty-abc123.pkpass?token=SECRET",
             "https://cdn.example.com/passes/missing.pkpass", "--format", "json", "--retries", "0",
             "--connect-to", "cdn.example.com:443:127.0.0.1:\(server.httpsPort!)", "--cacert", server.caFilePath!,

@@ -6,10 +6,10 @@ import Testing
 
 /// `inbox-assets prefetch` as a child process against the fixture server (campaign URLs mapped onto it with
 /// `--connect-to`), checked through the server's counters and the store itself.
-@Suite(.serialized) struct PrefetchCLITests {
-    @Test func theCampaignIsStoredAndASecondRunTransfersNoBodyBytes() throws {
+@Suite(.serialized, .ownThread) struct PrefetchCLITests {
+    @Test func theCampaignIsStoredAndASecondRunTransfersNoBodyBytes() async throws {
         let fixture = try PrefetchFixture()
-        let first = try fixture.run([
+        let first = try await fixture.run([
             "prefetch", fixture.campaign, "--store", fixture.store, "--video", "--format", "json",
         ])
         #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
@@ -25,7 +25,7 @@ import Testing
         #expect(stored.contains { $0.url == "https://cdn.example.com/passes/loyalty.pkpass?token=PASSSECRET" })
 
         fixture.server.resetCounters()
-        let second = try fixture.run([
+        let second = try await fixture.run([
             "prefetch", fixture.campaign, "--store", fixture.store, "--video", "--format", "json",
         ])
         #expect(second.status == 0)
@@ -36,12 +36,12 @@ import Testing
         #expect(again["summary"]?["fromStore"] == 1, "the max-age hero image is not even requested")
         #expect(again["summary"]?["revalidated"] == 12)
         #expect(fixture.server.requests(for: "/cache/max-age%3D3600/inbox/hero.png") == 0)
-        #expect(try CLI.run(["store", "verify", "--store", fixture.store]).status == 0)
+        #expect(try await CLI.run(["store", "verify", "--store", fixture.store]).status == 0)
     }
 
-    @Test func textSummaryWithoutVideos() throws {
+    @Test func textSummaryWithoutVideos() async throws {
         let fixture = try PrefetchFixture()
-        let result = try fixture.run(["prefetch", fixture.campaign, "--store", fixture.store])
+        let result = try await fixture.run(["prefetch", fixture.campaign, "--store", fixture.store])
         #expect(result.status == 0)
         #expect(
             result.stdout
@@ -54,12 +54,12 @@ import Testing
         #expect(fixture.server.requests(for: "/video/clip.mp4") == 0)
     }
 
-    @Test func aFailedAssetIsExit1WithItsCode() throws {
+    @Test func aFailedAssetIsExit1WithItsCode() async throws {
         let fixture = try PrefetchFixture()
         let campaign = try fixture.campaign(images: [
             "https://cdn.example.com/inbox/hero.png", "https://cdn.example.com/status/404?token=SECRET",
         ])
-        let result = try fixture.run(["prefetch", campaign, "--store", fixture.store])
+        let result = try await fixture.run(["prefetch", campaign, "--store", fixture.store])
         #expect(result.status == 1)
         #expect(
             result.stdout.contains(
@@ -81,13 +81,13 @@ import Testing
         (["prefetch", "Fixtures/www/campaign.json", "--store", "/dev/null/store"], 2, "Error: cannot open the store"),
         (["prefetch", "Fixtures/www/campaign.json", "--cacert", "/nonexistent.pem"], 2, "Error: CA file"),
     ])
-    func badCommandLinesAndInputs(arguments: [String], status: Int32, message: String) throws {
-        let result = try CLI.run(arguments)
+    func badCommandLinesAndInputs(arguments: [String], status: Int32, message: String) async throws {
+        let result = try await CLI.run(arguments)
         #expect(result.status == status)
         #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
     }
 
-    @Test func killedAtRandomMomentsTheStoreStaysConsistentAndARerunCompletes() throws {
+    @Test func killedAtRandomMomentsTheStoreStaysConsistentAndARerunCompletes() async throws {
         let fixture = try PrefetchFixture()
         var generator = SeededGenerator(seed: 20_261_129)
         var allURLs: [String] = []
@@ -102,35 +102,36 @@ import Testing
             let campaign = try fixture.campaign(images: urls, name: "round-\(round).json")
             let delay = Double(generator.next() % 300) / 1000
             let process = try fixture.start(["prefetch", campaign, "--store", fixture.store, "--concurrency", "2"])
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            // The kill is timed on Dispatch, not on the test task, so a busy test pool cannot delay it.
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { kill(pid, SIGKILL) }
+            await Child.wait(for: process)
             if process.terminationReason == .uncaughtSignal { killedMidRun += 1 }
-            let verify = try CLI.run(["store", "verify", "--store", fixture.store])
+            let verify = try await CLI.run(["store", "verify", "--store", fixture.store])
             #expect(verify.status == 0, "round \(round), killed after \(delay) s: \(verify.stdout)")
         }
         #expect(killedMidRun >= 20, "most kills must land while the prefetch runs")
         let everything = try fixture.campaign(images: allURLs, name: "all.json")
-        let rerun = try fixture.run(["prefetch", everything, "--store", fixture.store, "--format", "json"])
+        let rerun = try await fixture.run(["prefetch", everything, "--store", fixture.store, "--format", "json"])
         #expect(rerun.status == 0, "\(rerun.stdout)")
         #expect(try JSON.parse(rerun.stdout)["summary"]?["failed"] == 0)
         #expect(try AssetStore(directory: fixture.store).list().count == allURLs.count)
-        #expect(try CLI.run(["store", "verify", "--store", fixture.store]).status == 0)
-        let gc = try CLI.run(["store", "gc", "--store", fixture.store])
+        #expect(try await CLI.run(["store", "verify", "--store", fixture.store]).status == 0)
+        let gc = try await CLI.run(["store", "gc", "--store", fixture.store])
         #expect(gc.status == 0)
         #expect(fixture.tempFiles().isEmpty, "gc removes what killed writers left")
     }
 
-    @Test func twoPrefetchesOnOneStoreAtOnceAgree() throws {
+    @Test func twoPrefetchesOnOneStoreAtOnceAgree() async throws {
         let fixture = try PrefetchFixture()
         let urls = (0..<30).map { "https://cdn.example.com/bytes/\(20_000 + $0 * 1_013)?n=\($0)" }
         let campaign = try fixture.campaign(images: urls)
         let processes = try (0..<2).map { _ in
             try fixture.start(["prefetch", campaign, fixture.campaign, "--store", fixture.store, "--video"])
         }
-        for process in processes { process.waitUntilExit() }
+        for process in processes { await Child.wait(for: process) }
         #expect(processes.map(\.terminationStatus) == [0, 0])
-        #expect(try CLI.run(["store", "verify", "--store", fixture.store]).status == 0)
+        #expect(try await CLI.run(["store", "verify", "--store", fixture.store]).status == 0)
         let stored = Set(try AssetStore(directory: fixture.store).list().map(\.url))
         #expect(stored.isSuperset(of: urls))
         #expect(stored.count == urls.count + 13)
@@ -138,7 +139,7 @@ import Testing
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "needs GNU time for max RSS"))
-    func aLargeVideoStreamsIntoTheStoreInBoundedMemory() throws {
+    func aLargeVideoStreamsIntoTheStoreInBoundedMemory() async throws {
         let fixture = try PrefetchFixture()
         let size = 1 << 30
         let path = fixture.directory + "/video.json"
@@ -148,23 +149,16 @@ import Testing
             """
         try Data(campaign.utf8).write(to: URL(fileURLWithPath: path))
         /// The child's own peak resident set in KiB, as GNU time reports it on the last line of stderr.
-        func maxRSS(_ arguments: [String]) throws -> (status: Int32, kib: Int) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-            process.arguments =
+        func maxRSS(_ arguments: [String]) async throws -> (status: Int32, kib: Int) {
+            let result = try await Child.run(
+                "/usr/bin/time",
                 ["-f", "maxrss=%M", CLI.productsDirectory.appendingPathComponent("inbox-assets").path] + arguments
-                + fixture.network
-            let err = Pipe()
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = err
-            try process.run()
-            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            let line = text.split(separator: "\n").last { $0.hasPrefix("maxrss=") } ?? ""
-            return (process.terminationStatus, Int(line.dropFirst("maxrss=".count)) ?? Int.max)
+                    + fixture.network)
+            let line = result.errors.split(separator: "\n").last { $0.hasPrefix("maxrss=") } ?? ""
+            return (result.status, Int(line.dropFirst("maxrss=".count)) ?? Int.max)
         }
-        let baseline = try maxRSS(["prefetch", path, "--store", fixture.store])
-        let download = try maxRSS(["prefetch", path, "--store", fixture.store, "--video"])
+        let baseline = try await maxRSS(["prefetch", path, "--store", fixture.store])
+        let download = try await maxRSS(["prefetch", path, "--store", fixture.store, "--video"])
         #expect(baseline.status == 0)
         #expect(download.status == 0)
         #expect(try AssetStore(directory: fixture.store).list().first?.entry.blob.size == size)
@@ -174,14 +168,14 @@ import Testing
     }
 
     @Test(.enabled(if: TmpfsMount.isAvailable, "needs root and a permitted mount -t tmpfs"))
-    func aReadOnlyStoreIsAClearErrorBeforeAnyDownload() throws {
+    func aReadOnlyStoreIsAClearErrorBeforeAnyDownload() async throws {
         let fixture = try PrefetchFixture()
         let mount = try TmpfsMount(size: "1m")
         defer { mount.unmount() }
         let store = mount.path + "/store"
         _ = try AssetStore(directory: store)
         #expect(mount.remountReadOnly())
-        let result = try fixture.run(["prefetch", fixture.campaign, "--store", store])
+        let result = try await fixture.run(["prefetch", fixture.campaign, "--store", store])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("Error: cannot write to the store \(store): "))
         #expect(result.stderr.contains("Read-only file system"))
@@ -189,7 +183,7 @@ import Testing
     }
 
     @Test(.enabled(if: TmpfsMount.isAvailable, "needs root and a permitted mount -t tmpfs"))
-    func aFullDiskIsAClearErrorAndLeavesNothingHalfWritten() throws {
+    func aFullDiskIsAClearErrorAndLeavesNothingHalfWritten() async throws {
         let fixture = try PrefetchFixture()
         let mount = try TmpfsMount(size: "256k")
         defer { mount.unmount() }
@@ -198,13 +192,13 @@ import Testing
             "https://cdn.example.com/bytes/100000", "https://cdn.example.com/bytes/400000",
             "https://cdn.example.com/bytes/20000",
         ])
-        let result = try fixture.run(["prefetch", campaign, "--store", store])
+        let result = try await fixture.run(["prefetch", campaign, "--store", store])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("Error: the store \(store) failed: "), "\(result.stderr)")
         #expect(result.stderr.contains("No space left on device"))
         #expect(result.stdout.contains("asset.storeFailed"))
         #expect(fixture.tempFiles(in: store).isEmpty)
-        let verify = try CLI.run(["store", "verify", "--store", store])
+        let verify = try await CLI.run(["store", "verify", "--store", store])
         #expect(verify.status == 0, "\(verify.stdout)")
         #expect(try AssetStore(directory: store).lookup("https://cdn.example.com/bytes/400000") == nil)
     }

@@ -29,8 +29,8 @@ final class PrefetchFixture {
         ]
     }
 
-    func run(_ arguments: [String]) throws -> CLIResult {
-        try CLI.run(arguments + network)
+    func run(_ arguments: [String]) async throws -> CLIResult {
+        try await CLI.run(arguments + network)
     }
 
     /// Writes a campaign of banner cards, one per image URL, and returns its path.

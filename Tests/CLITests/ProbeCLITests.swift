@@ -12,11 +12,11 @@ import Testing
         return directory
     }()
 
-    @Test func mixedResultsTextAndExitCode() throws {
+    @Test func mixedResultsTextAndExitCode() async throws {
         let server = try FixtureServer(root: Self.root)
         defer { server.stop() }
         let urls = [server.url("/img/a.png"), server.url("/status/404"), server.url("/redirect/2/img/a.png")]
-        let result = try CLI.run(
+        let result = try await CLI.run(
             ["probe", "-", "--retries", "0"], stdin: urls.joined(separator: "\n") + "\n# comment\n")
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -30,13 +30,13 @@ import Testing
         #expect(result.stderr.isEmpty, "no progress bar when stderr is not a terminal")
     }
 
-    @Test func realLookingURLsMappedOntoTheServerWithConnectTo() throws {
+    @Test func realLookingURLsMappedOntoTheServerWithConnectTo() async throws {
         let server = try FixtureServer(root: Self.root)
         defer { server.stop() }
         let port = try #require(server.httpsPort)
         let ca = try #require(server.caFilePath)
         let url = "https://cdn.example.com/img/a.png?token=SECRET"
-        let result = try CLI.run([
+        let result = try await CLI.run([
             "probe", url, "--get", "--format", "json", "--connect-to", "cdn.example.com:443:127.0.0.1:\(port)",
             "--cacert", ca,
         ])
@@ -49,7 +49,7 @@ import Testing
         #expect(!result.stdout.contains("SECRET"))
         #expect(server.requests(for: "/img/a.png?token=SECRET") == 1)
         // Without the CA the same mapping fails TLS verification.
-        let untrusted = try CLI.run(["probe", url, "--connect-to", "cdn.example.com:443:127.0.0.1:\(port)"])
+        let untrusted = try await CLI.run(["probe", url, "--connect-to", "cdn.example.com:443:127.0.0.1:\(port)"])
         #expect(untrusted.status == 1)
         #expect(untrusted.stdout.contains("  tls"))
     }
@@ -63,14 +63,14 @@ import Testing
         (["probe", "http://x/", "--concurrency", "0"], "Error: The value '0' is invalid for '--concurrency <n>'."),
         (["probe", "http://x/", "--timeout", "-1"], "Error: The value '-1' is invalid for '--timeout <sec>'."),
     ])
-    func badNetworkOptionsAreUsageErrors(arguments: [String], message: String) throws {
-        let result = try CLI.run(arguments)
+    func badNetworkOptionsAreUsageErrors(arguments: [String], message: String) async throws {
+        let result = try await CLI.run(arguments)
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix(message))
     }
 
-    @Test func missingCAFileIsExit2() throws {
-        let result = try CLI.run(["probe", "https://cdn.example.com/", "--cacert", "/nonexistent/ca.pem"])
+    @Test func missingCAFileIsExit2() async throws {
+        let result = try await CLI.run(["probe", "https://cdn.example.com/", "--cacert", "/nonexistent/ca.pem"])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("Error: "))
     }

@@ -6,8 +6,8 @@ import Testing
 struct ResolveCLITests {
     static let demo = "Fixtures/campaigns/demo.json"
 
-    @Test func rootHelpListsCommandsAndExitCodes() throws {
-        let result = try CLI.run(["--help"])
+    @Test func rootHelpListsCommandsAndExitCodes() async throws {
+        let result = try await CLI.run(["--help"])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.hasPrefix("OVERVIEW: Pre-flight Pushwoosh InboxKit campaigns: cards, assets, passes.\n"))
@@ -17,20 +17,20 @@ struct ResolveCLITests {
             #expect(result.stdout.contains("\n  \(command) "), "\(command) is listed")
         }
         #expect(result.stdout.contains("Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it;"))
-        #expect(try CLI.run([]).stdout == result.stdout)
-        #expect(try CLI.run(["help"]).stdout == result.stdout)
+        #expect(try await CLI.run([]).stdout == result.stdout)
+        #expect(try await CLI.run(["help"]).stdout == result.stdout)
     }
 
-    @Test func resolveHelpIsPinned() throws {
-        let result = try CLI.run(["resolve", "--help"])
+    @Test func resolveHelpIsPinned() async throws {
+        let result = try await CLI.run(["resolve", "--help"])
         #expect(result.status == 0)
         let expected = try String(contentsOfFile: CLI.fixture("expected/resolve-help.txt"), encoding: .utf8)
         #expect(result.stdout == expected)
-        #expect(try CLI.run(["help", "resolve"]).stdout == expected)
+        #expect(try await CLI.run(["help", "resolve"]).stdout == expected)
     }
 
-    @Test func version() throws {
-        let result = try CLI.run(["--version"])
+    @Test func version() async throws {
+        let result = try await CLI.run(["--version"])
         #expect(result.status == 0)
         #expect(result.stdout == "inbox-assets 0.1.0\n")
     }
@@ -46,8 +46,8 @@ struct ResolveCLITests {
         (["resolve", "-", "-"], "Error: Standard input ('-') can be given only once"),
         (["frobnicate"], "Error: Unknown subcommand 'frobnicate'"),
     ])
-    func usageErrorsExit64WithUsageOnStderr(arguments: [String], message: String) throws {
-        let result = try CLI.run(arguments)
+    func usageErrorsExit64WithUsageOnStderr(arguments: [String], message: String) async throws {
+        let result = try await CLI.run(arguments)
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix(message))
@@ -55,8 +55,8 @@ struct ResolveCLITests {
         #expect(result.stderr.contains("--help' for more information."))
     }
 
-    @Test func demoTextReportIsPinned() throws {
-        let result = try CLI.run(["resolve", Self.demo])
+    @Test func demoTextReportIsPinned() async throws {
+        let result = try await CLI.run(["resolve", Self.demo])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         #expect(!result.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
@@ -64,8 +64,8 @@ struct ResolveCLITests {
         #expect(result.stdout == expected)
     }
 
-    @Test func demoJSONAllProfilesAndPlatformsIsPinned() throws {
-        let result = try CLI.run(["resolve", Self.demo, "--sdk", "all", "--platform", "all", "--format", "json"])
+    @Test func demoJSONAllProfilesAndPlatformsIsPinned() async throws {
+        let result = try await CLI.run(["resolve", Self.demo, "--sdk", "all", "--platform", "all", "--format", "json"])
         #expect(result.status == 0)
         let expected = try String(contentsOfFile: CLI.fixture("expected/demo-resolve-all.json"), encoding: .utf8)
         #expect(result.stdout == expected)
@@ -84,16 +84,16 @@ struct ResolveCLITests {
     @Test(arguments: [
         ("error", Int32(0)), ("warning", 1), ("degrade", 1), ("never", 0),
     ])
-    func failOnLevels(level: String, status: Int32) throws {
-        #expect(try CLI.run(["resolve", Self.demo, "--fail-on", level]).status == status)
+    func failOnLevels(level: String, status: Int32) async throws {
+        #expect(try await CLI.run(["resolve", Self.demo, "--fail-on", level]).status == status)
     }
 
-    @Test func failOnErrorWhenAMessageHasAnError() throws {
+    @Test func failOnErrorWhenAMessageHasAnError() async throws {
         let ndjson = """
             {"pw_inbox": "1", "aps": {"alert": {"title": "t", "body": "b"}}}
             {not json
             """
-        let result = try CLI.run(["resolve", "-", "--format", "json"], stdin: ndjson)
+        let result = try await CLI.run(["resolve", "-", "--format", "json"], stdin: ndjson)
         #expect(result.status == 1, "a broken NDJSON line is an error finding; the other line still resolves")
         let report = try JSON.parse(result.stdout)
         #expect(report["summary"]?["cards"] == 1)
@@ -101,8 +101,8 @@ struct ResolveCLITests {
         #expect(report["findings"]?[0]?["source"] == "-#[1]")
     }
 
-    @Test func unreadableAndInvalidInputsExit2ButOthersAreReported() throws {
-        let result = try CLI.run(["resolve", "missing.json", "-", Self.demo, "--format", "json"], stdin: "[1, 2")
+    @Test func unreadableAndInvalidInputsExit2ButOthersAreReported() async throws {
+        let result = try await CLI.run(["resolve", "missing.json", "-", Self.demo, "--format", "json"], stdin: "[1, 2")
         #expect(result.status == 2)
         #expect(result.stderr.contains("Error: cannot read 'missing.json': no such file\n"))
         #expect(result.stderr.contains("Error: -: line 1, column 6: unexpected end of input\n"))
@@ -112,13 +112,13 @@ struct ResolveCLITests {
         #expect(codes.contains("input.unreadable") && codes.contains("input.invalidJSON"))
     }
 
-    @Test func directoryIsUnreadableInput() throws {
-        let result = try CLI.run(["resolve", "Fixtures"])
+    @Test func directoryIsUnreadableInput() async throws {
+        let result = try await CLI.run(["resolve", "Fixtures"])
         #expect(result.status == 2)
         #expect(result.stderr == "Error: cannot read 'Fixtures': is a directory\n")
     }
 
-    @Test func secretsNeverReachAnyFormat() throws {
+    @Test func secretsNeverReachAnyFormat() async throws {
         let campaign = """
             {"request": {"application": "ABCDE-12345", "auth": "SUPERSECRETAUTHTOKEN",
               "notifications": [{"content": "Hi https://x.example/a?token=TOPSECRET1", "inbox_days": 3,
@@ -126,27 +126,27 @@ struct ResolveCLITests {
                 "data": {"displayType": "banner", "buttons": [{"title": "Go", "url": "https://x.example/?api_key=TOPSECRET3"}]}}]}}
             """
         for format in ["text", "json"] {
-            let result = try CLI.run(["resolve", "-", "--format", format, "--sdk", "all"], stdin: campaign)
+            let result = try await CLI.run(["resolve", "-", "--format", format, "--sdk", "all"], stdin: campaign)
             #expect(result.status == 0)
             for secret in ["SUPERSECRETAUTHTOKEN", "TOPSECRET1", "TOPSECRET2", "TOPSECRET3"] {
                 #expect(!result.stdout.contains(secret), "\(secret) leaked in \(format)")
                 #expect(!result.stderr.contains(secret))
             }
         }
-        let json = try CLI.run(["resolve", "-", "--format", "json"], stdin: campaign).stdout
+        let json = try await CLI.run(["resolve", "-", "--format", "json"], stdin: campaign).stdout
         #expect(json.contains("token=REDACTED&w=1"))
     }
 
-    @Test func hostileInputsNeverCrash() throws {
+    @Test func hostileInputsNeverCrash() async throws {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
-        let deepResult = try CLI.run(["resolve", "-"], stdin: deep)
+        let deepResult = try await CLI.run(["resolve", "-"], stdin: deep)
         #expect(deepResult.status == 2)
         #expect(deepResult.stderr.contains("nesting deeper than 512 levels"))
 
         let invalidUTF8Path = FileManager.default.temporaryDirectory.appendingPathComponent("ia-invalid-utf8.json").path
         try Data([0x7B, 0x22, 0x74, 0x69, 0x74, 0x6C, 0x65, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D]).write(
             to: URL(fileURLWithPath: invalidUTF8Path))
-        let utf8Result = try CLI.run(["resolve", invalidUTF8Path])
+        let utf8Result = try await CLI.run(["resolve", invalidUTF8Path])
         #expect(utf8Result.status == 2)
         #expect(utf8Result.stderr.contains("line 1, column 11: invalid UTF-8"))
 
@@ -156,13 +156,13 @@ struct ResolveCLITests {
               {"content": "ok", "inbox_days": 2, "data": {"displayType": "banner"}}
             ]}}
             """
-        let typed = try CLI.run(["resolve", "-", "--format", "json", "--fail-on", "never"], stdin: wrongTypes)
+        let typed = try await CLI.run(["resolve", "-", "--format", "json", "--fail-on", "never"], stdin: wrongTypes)
         #expect(typed.status == 0)
         let report = try JSON.parse(typed.stdout)
         #expect(report["summary"]?["messages"] == 2, "one broken message does not stop the others")
     }
 
-    @Test func fiftyMegabyteInputIsRead() throws {
+    @Test func fiftyMegabyteInputIsRead() async throws {
         // One feed message whose body is a 50 MB string: the size is handled without a crash or a copy per byte.
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ia-50mb.json").path
         let body = String(repeating: "0123456789", count: 5_000_000)
@@ -171,7 +171,7 @@ struct ResolveCLITests {
             + #"","image":"https://cdn.example.com/a.png","action_params":"{}"}"#
         try Data(message.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let result = try CLI.run(["resolve", path, "--format", "json"])
+        let result = try await CLI.run(["resolve", path, "--format", "json"])
         #expect(result.status == 0)
         let report = try JSON.parse(result.stdout)
         #expect(report["summary"]?["cards"] == 1)

@@ -19,23 +19,23 @@ struct StoreCLITests {
         return directory
     }
 
-    @Test func statsListAndVerifyCleanStore() throws {
+    @Test func statsListAndVerifyCleanStore() async throws {
         let directory = try makeStore()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let stats = try CLI.run(["store", "stats", "--store", directory, "--format", "json"])
+        let stats = try await CLI.run(["store", "stats", "--store", directory, "--format", "json"])
         #expect(stats.status == 0)
         #expect(try JSON.parse(stats.stdout)["entries"] == 2)
-        let list = try CLI.run(["store", "ls", "--store", directory])
+        let list = try await CLI.run(["store", "ls", "--store", directory])
         #expect(list.status == 0)
         #expect(list.stdout.contains("https://cdn.example.com/a.png?token=REDACTED"))
         #expect(!list.stdout.contains("SECRET"))
         #expect(list.stdout.hasSuffix("2 entries\n"))
-        let verify = try CLI.run(["store", "verify", "--store", directory])
+        let verify = try await CLI.run(["store", "verify", "--store", directory])
         #expect(verify.status == 0)
         #expect(verify.stdout.hasPrefix("clean: 2 blobs"))
     }
 
-    @Test func verifyFindsATamperedBlobAndExits1() throws {
+    @Test func verifyFindsATamperedBlobAndExits1() async throws {
         let directory = try makeStore()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try AssetStore(directory: directory)
@@ -46,27 +46,28 @@ struct StoreCLITests {
         try handle.seek(toOffset: 10)
         handle.write(Data([0xFF]))
         try handle.close()
-        let verify = try CLI.run(["store", "verify", "--store", directory, "--format", "json"])
+        let verify = try await CLI.run(["store", "verify", "--store", directory, "--format", "json"])
         #expect(verify.status == 1)
         let report = try JSON.parse(verify.stdout)
         #expect(report["clean"] == false)
         #expect(report["problems"]?[0]?["code"] == "store.blobHashMismatch")
     }
 
-    @Test func gcWithABudgetEvictsLeastRecentlyUsed() throws {
+    @Test func gcWithABudgetEvictsLeastRecentlyUsed() async throws {
         let directory = try makeStore()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let gc = try CLI.run(["store", "gc", "--store", directory, "--max-size", "2K", "--format", "json"])
+        let gc = try await CLI.run(["store", "gc", "--store", directory, "--max-size", "2K", "--format", "json"])
         #expect(gc.status == 0)
         let report = try JSON.parse(gc.stdout)
         #expect(report["evicted"] == ["https://cdn.example.com/a.png?token=REDACTED"])
         #expect(
-            try JSON.parse(try CLI.run(["store", "stats", "--store", directory, "--format", "json"]).stdout)["entries"]
+            try JSON.parse(try await CLI.run(["store", "stats", "--store", directory, "--format", "json"]).stdout)[
+                "entries"]
                 == 1)
     }
 
-    @Test func unopenableStoreIsExit2() throws {
-        let result = try CLI.run(["store", "stats", "--store", "/proc/version/x"])
+    @Test func unopenableStoreIsExit2() async throws {
+        let result = try await CLI.run(["store", "stats", "--store", "/proc/version/x"])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("Error: cannot open the store:"))
     }

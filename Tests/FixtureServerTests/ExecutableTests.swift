@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The `fixture-server` executable, as `make demo` and the benchmarks run it.
@@ -27,19 +28,16 @@ struct ExecutableTests {
     }
 
     /// Waits up to 10 s for the process to end.
-    private func waitForExit(_ process: Process) -> Bool {
-        for _ in 0..<1000 where process.isRunning { usleep(10_000) }
-        return !process.isRunning
-    }
+    private func waitForExit(_ process: Process) async -> Bool { await Child.wait(for: process, timeout: 10) }
 
     @Test("Serves until SIGTERM or SIGINT, announcing its ports in the ready file", arguments: [SIGTERM, SIGINT])
-    func servesUntilSignalled(_ signal: Int32) throws {
+    func servesUntilSignalled(_ signal: Int32) async throws {
         let ready = sharedSite.root + "/ready-\(UUID().uuidString)"
         let ca = sharedSite.root + "/ca-\(UUID().uuidString).pem"
         let process = try launch(["--root", sharedSite.root, "--ready-file", ready, "--ca-out", ca])
         var text = ""
         for _ in 0..<1000 where text.isEmpty {
-            usleep(10_000)
+            await Child.pause(seconds: 0.01)
             text = (try? String(contentsOfFile: ready, encoding: .utf8)) ?? ""
         }
         var values: [String: String] = [:]
@@ -55,7 +53,7 @@ struct ExecutableTests {
         client.request("GET", "/hello.txt")
         #expect(try client.response().text == "hello\n")
         kill(process.processIdentifier, signal)
-        #expect(waitForExit(process))
+        #expect(await waitForExit(process))
         #expect(process.terminationStatus == 0)
         try? FileManager.default.removeItem(atPath: ready)
         try? FileManager.default.removeItem(atPath: ca)
@@ -64,9 +62,9 @@ struct ExecutableTests {
     @Test(
         "Usage errors exit 64",
         arguments: [[], ["--root"], ["--root", "/tmp", "--port", "70000"], ["--bogus"]] as [[String]])
-    func usageErrors(_ arguments: [String]) throws {
+    func usageErrors(_ arguments: [String]) async throws {
         let process = try launch(arguments)
-        #expect(waitForExit(process))
+        #expect(await waitForExit(process))
         #expect(process.terminationStatus == 64)
     }
 }

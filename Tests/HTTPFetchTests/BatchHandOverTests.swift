@@ -2,15 +2,20 @@ import FixtureServer
 import Foundation
 import HTTPFetch
 import Synchronization
+import TestSupport
 import Testing
 
 /// `FetchEngine.fetchAll` hands its whole list to the engine thread in one command and gets the outcomes back a
 /// poll round at a time; these pin that nothing is lost, reordered or left waiting on the way.
-@Suite("Batch hand-over")
+@Suite("Batch hand-over", .ownThread)
 struct BatchHandOverTests {
     /// Waits (bounded) until `condition` holds: for a transfer to be under way before cancelling it.
-    private func eventually(_ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+    /// Polls `condition` every 10 ms for up to 20 s; a condition never met is a test failure, not a silent pass.
+    private func eventually(
+        _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        for _ in 0..<2_000 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(condition(), "the condition did not hold within 20 s", sourceLocation: sourceLocation)
     }
 
     @Test(
@@ -23,8 +28,8 @@ struct BatchHandOverTests {
             try Data((0..<size).map { UInt8($0 % 251) }).write(
                 to: URL(fileURLWithPath: harness.site.root + "/p\(size)"))
         }
-        let expectedHash = Dictionary(
-            uniqueKeysWithValues: try sizes.map { ($0, try harness.site.sha256(of: "p\($0)")) })
+        var expectedHash: [Int: String] = [:]
+        for size in sizes { expectedHash[size] = try await harness.site.sha256(of: "p\(size)") }
         let engine = try FetchEngine(
             options: harness.options {
                 $0.concurrency = 8
@@ -86,7 +91,7 @@ struct BatchHandOverTests {
         // A long delay (and a stall limit above it) so the single call is still in flight however loaded the machine.
         let engine = try FetchEngine(options: harness.options { $0.timeout = 20 })
         let url = harness.url("/delay/6000/bytes/10")
-        let single = Task { await engine.probe(url) }
+        let single = Task(executorPreference: OwnThread.current) { await engine.probe(url) }
         try await eventually { harness.server.stats.inFlightRequests > 0 }
         let batch = await engine.fetchAll([url, url])
         #expect(await single.value.isOK)
@@ -107,7 +112,7 @@ struct BatchHandOverTests {
         let quick = (0..<4).map { harness.url("/bytes/10?quick=\($0)") }
         let stalled = (0..<100).map { harness.url("/delay/30000/bytes/10?i=\($0)") }
         let done = Atomic<Int>(0)
-        let task = Task {
+        let task = Task(executorPreference: OwnThread.current) {
             await engine.fetchAll(quick + stalled, kind: .get) { finished, _ in
                 done.store(finished, ordering: .relaxed)
             }
@@ -130,7 +135,7 @@ struct BatchHandOverTests {
         let harness = try Harness()
         let engine = try FetchEngine(options: harness.options { $0.timeout = 30 })
         let urls = (0..<50).map { harness.url("/endless?i=\($0)") }
-        let task = Task { await engine.fetchAll(urls, kind: .get) }
+        let task = Task(executorPreference: OwnThread.current) { await engine.fetchAll(urls, kind: .get) }
         try await eventually { harness.server.stats.inFlightRequests == 6 }
         await engine.shutdown()
         let outcomes = await task.value
@@ -147,7 +152,7 @@ struct BatchHandOverTests {
         let harness = try Harness()
         let engine = try FetchEngine(options: harness.options())
         let urls = (0..<3).map { harness.url("/bytes/10?i=\($0)") }
-        let cancelledTask = Task {
+        let cancelledTask = Task(executorPreference: OwnThread.current) {
             withUnsafeCurrentTask { $0?.cancel() }
             return await engine.fetchAll(urls)
         }

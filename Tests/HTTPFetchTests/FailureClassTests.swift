@@ -1,5 +1,6 @@
 import FixtureServer
 import HTTPFetch
+import TestSupport
 import Testing
 
 /// One fault and the failure class it must produce.
@@ -86,7 +87,7 @@ private let faults: [FaultCase] = [
         change: { $0.denyPrivate = true }, failure: .privateAddress),
 ]
 
-@Suite("Every fault has its own failure class")
+@Suite("Every fault has its own failure class", .ownThread)
 struct FailureClassTests {
     @Test(arguments: faults)
     func faultProducesItsFailure(_ fault: FaultCase) async throws {
@@ -125,7 +126,7 @@ struct FailureClassTests {
     }
 }
 
-@Suite("Bad URLs")
+@Suite("Bad URLs", .ownThread)
 struct BadURLTests {
     @Test(
         "Every malformed or unsupported URL fails with a clear class, at once",

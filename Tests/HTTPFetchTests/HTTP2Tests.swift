@@ -1,5 +1,6 @@
 import Foundation
 import HTTPFetch
+import TestSupport
 import Testing
 
 /// nginx (Debian `nginx-light`) serving a directory over HTTPS with HTTP/2 on a loopback port, as this user:
@@ -25,7 +26,7 @@ final class NginxHTTP2: Sendable {
 
     /// Writes `files` (path relative to the root → bytes), makes a certificate with `openssl req -x509` and
     /// starts nginx in the foreground; returns once the port accepts connections.
-    init(files: [String: [UInt8]]) throws {
+    init(files: [String: [UInt8]]) async throws {
         guard let binary = Self.binary else {
             throw Failure(description: "nginx is not installed (make test installs nginx-light)")
         }
@@ -39,13 +40,14 @@ final class NginxHTTP2: Sendable {
             try Data(bytes).write(to: url)
         }
         try FileManager.default.createDirectory(atPath: directory + "/tmp", withIntermediateDirectories: true)
-        try Self.run(
+        let made = try await Child.run(
             "/usr/bin/openssl",
             [
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
                 "-subj", "/CN=127.0.0.1",
                 "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", directory + "/key.pem", "-out", certificate,
             ])
+        guard made.status == 0 else { throw Failure(description: "openssl req -x509 failed: \(made.errors)") }
         port = closedPort()
         let temporary = directory + "/tmp"
         let configuration = """
@@ -84,7 +86,7 @@ final class NginxHTTP2: Sendable {
                 stop()
                 throw Failure(description: "nginx did not start on port \(port): \(log)")
             }
-            usleep(20_000)
+            await Child.pause(seconds: 0.02)
         }
     }
 
@@ -107,20 +109,6 @@ final class NginxHTTP2: Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    private static func run(_ executable: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(
-                description: "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
-        }
-    }
-
     private static func accepts(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
@@ -133,26 +121,19 @@ final class NginxHTTP2: Sendable {
     }
 }
 
-@Suite("HTTP/2 against nginx")
+@Suite("HTTP/2 against nginx", .ownThread)
 struct HTTP2Tests {
     /// 120 files of 1–24 KB with their SHA-256 (by coreutils' sha256sum, not the engine's OpenSSL).
-    private static func site() throws -> (server: NginxHTTP2, hashes: [String: String]) {
+    private static func site() async throws -> (server: NginxHTTP2, hashes: [String: String]) {
         var generator = SystemRandomNumberGenerator()
         var files: [String: [UInt8]] = [:]
         for index in 0..<120 {
             let size = Int.random(in: 1_024...24_576, using: &generator)
             files["img/f-\(index).png"] = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
         }
-        let server = try NginxHTTP2(files: files)
+        let server = try await NginxHTTP2(files: files)
         let paths = files.keys.sorted()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = paths.map { server.root + "/" + $0 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let output = try await Child.run("/usr/bin/sha256sum", paths.map { server.root + "/" + $0 }).output
         var hashes: [String: String] = [:]
         for (path, line) in zip(paths, output.split(separator: "\n")) { hashes[path] = String(line.prefix(64)) }
         return (server, hashes)
@@ -162,7 +143,7 @@ struct HTTP2Tests {
         "Multiplexed GETs on reused handles: every transfer is HTTP/2, ok, and hashes like sha256sum",
         arguments: [1, 16])
     func multiplexedGets(concurrency: Int) async throws {
-        let (server, hashes) = try Self.site()
+        let (server, hashes) = try await Self.site()
         let engine = try FetchEngine(
             options: FetchOptions(
                 concurrency: concurrency, hostConcurrency: concurrency, timeout: 10, retries: 0,
@@ -190,7 +171,7 @@ struct HTTP2Tests {
 
     @Test("Probes over HTTP/2 are HEAD requests with status, type and length, and no body")
     func multiplexedProbes() async throws {
-        let (server, hashes) = try Self.site()
+        let (server, hashes) = try await Self.site()
         let engine = try FetchEngine(
             options: FetchOptions(
                 concurrency: 16, hostConcurrency: 16, timeout: 10, retries: 0, caFile: server.certificate))

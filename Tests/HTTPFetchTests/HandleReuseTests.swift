@@ -1,11 +1,12 @@
 import FixtureServer
 import Foundation
 import HTTPFetch
+import TestSupport
 import Testing
 
 /// Pooled easy handles keep their shared options between transfers and get only the per-flight ones again:
 /// nothing one request set may reach the next one on the same handle.
-@Suite("Pooled handles")
+@Suite("Pooled handles", .ownThread)
 struct HandleReuseTests {
     @Test("On one handle, a range, validators and a HEAD do not carry over to the requests after them")
     func nothingCarriesOver() async throws {
@@ -45,7 +46,7 @@ struct HandleReuseTests {
 
 /// Transfers wait for a connection being set up to the same host (CURLOPT_PIPEWAIT) so HTTP/2 multiplexes;
 /// an HTTPS server that only speaks HTTP/1.1 must still get one connection per slot.
-@Suite("Connection sharing")
+@Suite("Connection sharing", .ownThread)
 struct ConnectionSharingTests {
     @Test("HTTPS to an HTTP/1.1-only server still runs the per-host limit's worth of requests at once")
     func httpsHTTP1StillParallel() async throws {
@@ -57,5 +58,27 @@ struct ConnectionSharingTests {
         #expect(outcomes.allSatisfy { $0.isOK && $0.httpVersion == "1.1" })
         #expect(harness.server.stats.maxConcurrentRequests == 3)
         #expect(harness.server.stats.totalConnections == 3)
+    }
+
+    // Waiting for the first connection to a host to show whether it multiplexes (CURLOPT_PIPEWAIT) must not
+    // hold the others back while that first response streams: libcurl 7.88 parked every later plain-http
+    // transfer to the host until the first one ended, so one long video held back every image from its CDN.
+    @Test(
+        "Every slot of a host is used while the first response still streams (http and https)",
+        arguments: [false, true])
+    func slotsDoNotWaitForAStreamingResponse(https: Bool) async throws {
+        let harness = try Harness(https: https)
+        let engine = try FetchEngine(options: harness.options { $0.hostConcurrency = 3 })
+        let urls = (0..<6).map { harness.url("/endless?i=\($0)", tls: https ? .valid : nil) }
+        let task = Task(executorPreference: OwnThread.current) { await engine.fetchAll(urls, kind: .get) }
+        for _ in 0..<1_000 where harness.server.stats.inFlightRequests < 3 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let inFlight = harness.server.stats.inFlightRequests
+        await engine.shutdown()
+        let outcomes = await task.value
+        #expect(inFlight == 3, "streaming responses at once (the per-host limit is 3)")
+        #expect(harness.server.stats.totalConnections == 3)
+        #expect(outcomes.allSatisfy { $0.failure == .cancelled })
     }
 }

@@ -1,6 +1,7 @@
 import FixtureServer
 import Foundation
 import HTTPFetch
+import TestSupport
 
 /// A temporary directory of files for the fixture server, removed when the value is dropped.
 final class TestSite: Sendable {
@@ -19,17 +20,7 @@ final class TestSite: Sendable {
     deinit { try? FileManager.default.removeItem(atPath: root) }
 
     /// SHA-256 of a file, by coreutils (an independent implementation from the engine's OpenSSL one).
-    func sha256(of path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = [root + "/" + path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output.prefix(64), as: UTF8.self)
-    }
+    func sha256(of path: String) async throws -> String { try await Child.sha256sum(root + "/" + path) }
 }
 
 /// A fixture server on a fresh site, plus the engine options that trust its CA.
@@ -37,9 +28,10 @@ struct Harness {
     let site: TestSite
     let server: FixtureServer
 
-    init(https: Bool = false) throws {
+    /// - Parameter idleTimeout: the server's keep-alive idle limit (tests that count connections raise it).
+    init(https: Bool = false, idleTimeout: Double = 30) throws {
         site = try TestSite()
-        server = try FixtureServer(root: site.root, httpsPort: https ? 0 : nil)
+        server = try FixtureServer(root: site.root, httpsPort: https ? 0 : nil, idleTimeout: idleTimeout)
     }
 
     func url(_ path: String, tls: FixtureCertificate? = nil) -> String { server.url(path, tls: tls) }

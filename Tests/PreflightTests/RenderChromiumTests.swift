@@ -1,5 +1,6 @@
 import Foundation
 import Preflight
+import TestSupport
 import Testing
 
 /// Headless Chromium (Debian `chromium`), run as a child process with its own throw-away profile.
@@ -15,8 +16,11 @@ enum Chromium {
 
     /// Runs chromium headless on `page` with `arguments`; returns its standard output.
     /// `--no-sandbox`: the sandbox needs user namespaces that CI containers running as root do not have.
-    /// Killed after `timeout` seconds so a wedged browser fails the test instead of hanging it.
-    static func run(_ arguments: [String], page: URL, in directory: URL, timeout: Double = 60) throws -> Data {
+    /// Killed after `timeout` seconds so a wedged browser fails the test instead of hanging it. Its output goes to a
+    /// file, not a pipe: the browser's helper processes can keep a pipe open after the browser itself exits.
+    static func run(_ arguments: [String], page: URL, in directory: URL, timeout: Double = 60) async throws
+        -> Data
+    {
         guard let path else { throw Failure(description: "chromium is not installed") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
@@ -37,11 +41,9 @@ enum Chromium {
         environment["HOME"] = directory.path  // chromium writes caches under $HOME
         process.environment = environment
         try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning {
+        guard await Child.wait(for: process, timeout: timeout) else {
             process.terminate()
-            process.waitUntilExit()
+            await Child.wait(for: process)
             throw Failure(description: "chromium did not finish within \(Int(timeout)) s")
         }
         guard process.terminationStatus == 0 else {
@@ -67,31 +69,31 @@ struct RenderChromiumTests {
     static let height = 2400
 
     /// A directory of its own for every test run, removed afterwards.
-    static func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+    static func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("render-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        return try body(directory)
+        return try await body(directory)
     }
 
-    static func screenshot(of html: String, named name: String, in directory: URL) throws -> Data {
+    static func screenshot(of html: String, named name: String, in directory: URL) async throws -> Data {
         let page = directory.appendingPathComponent("\(name).html")
         try html.write(to: page, atomically: true, encoding: .utf8)
         let png = directory.appendingPathComponent("\(name).png")
-        _ = try Chromium.run(
+        _ = try await Chromium.run(
             ["--screenshot=\(png.path)", "--window-size=\(width),\(height)"], page: page, in: directory)
         return try Data(contentsOf: png)
     }
 
     // Skipped with this reason when the browser is missing (a developer machine); `.ci/run` installs `chromium`.
     @Test(.enabled(if: Chromium.path != nil, "chromium is not installed: apt-get install chromium"))
-    func everyCardIsInTheDOM() throws {
+    func everyCardIsInTheDOM() async throws {
         let report = RenderFixtures.report()
         let html = HTMLReport.render(report, image: RenderFixtures.storedImage)
-        let dom = try Self.withTemporaryDirectory { directory in
+        let dom = try await Self.withTemporaryDirectory { directory in
             let page = directory.appendingPathComponent("report.html")
             try html.write(to: page, atomically: true, encoding: .utf8)
-            return String(decoding: try Chromium.run(["--dump-dom"], page: page, in: directory), as: UTF8.self)
+            return String(decoding: try await Chromium.run(["--dump-dom"], page: page, in: directory), as: UTF8.self)
         }
         #expect(dom.contains("<h1>Inbox preview</h1>"))
         #expect(dom.components(separatedBy: "<article ").count - 1 == report.cards.count)
@@ -103,16 +105,16 @@ struct RenderChromiumTests {
     }
 
     @Test(.enabled(if: Chromium.path != nil, "chromium is not installed: apt-get install chromium"))
-    func screenshotIsNotBlank() throws {
+    func screenshotIsNotBlank() async throws {
         let report = RenderFixtures.report()
         let html = HTMLReport.render(report, image: RenderFixtures.storedImage)
         // The same background, nothing on it: what a page that failed to draw looks like.
         let empty =
             "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body style=\"background:#f2f2f7\"></body></html>"
-        let (shot, blank) = try Self.withTemporaryDirectory { directory in
+        let (shot, blank) = try await Self.withTemporaryDirectory { directory in
             (
-                try Self.screenshot(of: html, named: "report", in: directory),
-                try Self.screenshot(of: empty, named: "empty", in: directory)
+                try await Self.screenshot(of: html, named: "report", in: directory),
+                try await Self.screenshot(of: empty, named: "empty", in: directory)
             )
         }
         let size = try #require(Chromium.pngSize(shot), "the screenshot is not a PNG")

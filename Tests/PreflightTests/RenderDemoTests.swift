@@ -55,10 +55,10 @@ struct RenderDemoTests {
         }
 
         guard Chromium.path != nil else { return }  // the DOM check below needs the browser (see RenderChromiumTests)
-        let dom = try RenderChromiumTests.withTemporaryDirectory { directory in
+        let dom = try await RenderChromiumTests.withTemporaryDirectory { directory in
             let page = directory.appendingPathComponent("demo.html")
             try html.write(to: page, atomically: true, encoding: .utf8)
-            return String(decoding: try Chromium.run(["--dump-dom"], page: page, in: directory), as: UTF8.self)
+            return String(decoding: try await Chromium.run(["--dump-dom"], page: page, in: directory), as: UTF8.self)
         }
         #expect(dom.components(separatedBy: "<article ").count - 1 == report.cards.count)
     }

@@ -12,16 +12,16 @@ final class ClientConnection {
     private let onClose: (Int32) -> Void
 
     /// Wraps an accepted socket; for TLS, runs the handshake (a failed handshake is the client's choice).
-    init?(fd: Int32, tls: ServerTLSContext?, onClose: @escaping (Int32) -> Void) {
+    init?(fd: Int32, tls: ServerTLSContext?, idleTimeout: Double, onClose: @escaping (Int32) -> Void) {
         self.fd = fd
         self.onClose = onClose
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         // An idle keep-alive client must not hold a thread forever; stop() also shuts sockets down.
-        var idle = timeval(tv_sec: 30, tv_usec: 0)
+        let whole = idleTimeout.rounded(.down)
+        var idle = timeval(tv_sec: Int(whole), tv_usec: Int((idleTimeout - whole) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &idle, socklen_t(MemoryLayout<timeval>.size))
-        var sendLimit = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &sendLimit, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &idle, socklen_t(MemoryLayout<timeval>.size))
         if let tls {
             guard let ssl = SSL_new(tls.context) else {
                 close()

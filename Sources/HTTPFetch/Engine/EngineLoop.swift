@@ -479,6 +479,12 @@ final class EngineLoop: @unchecked Sendable {
         guard let easy = flight.easy else { return }
         flight.resetHop()
         easy.set(.url, flight.currentURL)
+        // https: wait for a connection being set up to the same host rather than open another, so HTTP/2
+        // transfers multiplex over one connection (one TLS handshake instead of one per slot, several responses
+        // per read), as `curl --parallel` does; ALPN says at the handshake whether it can, so HTTP/1.1 still
+        // opens one connection per slot. Plain http never multiplexes here (HTTP/2 only over TLS), and there
+        // libcurl 7.88 parked every later transfer to the host until a streaming first response ended.
+        easy.set(.pipeWait, Self.isHTTPS(flight.currentURL) ? 1 : 0)
         if flight.usingGET {
             easy.set(.noBody, 0)
             easy.set(.httpGet, 1)
@@ -492,6 +498,10 @@ final class EngineLoop: @unchecked Sendable {
             releaseSlot(flight)
             finish(flight, failure: .connect, text: String(cString: curl_multi_strerror(status)))
         }
+    }
+
+    private static func isHTTPS(_ url: String) -> Bool {
+        url.utf8.prefix(8).map { $0 | 0x20 }.elementsEqual("https://".utf8)
     }
 
     private func releaseSlot(_ flight: Flight) {
@@ -516,10 +526,6 @@ final class EngineLoop: @unchecked Sendable {
         check(easy.set(.redirectProtocols, "http,https"), "REDIR_PROTOCOLS_STR")
         check(easy.set(.httpVersion, Int(CURL_HTTP_VERSION_2TLS)), "HTTP_VERSION")
         check(easy.set(.tcpKeepAlive, 1), "TCP_KEEPALIVE")
-        // Wait for a connection being set up to the same host rather than open another, so HTTP/2 transfers
-        // multiplex over one connection (one TLS handshake instead of one per slot, several responses per
-        // read), as `curl --parallel` does; HTTP/1.1 connections still open one per slot.
-        check(easy.set(.pipeWait, 1), "PIPEWAIT")
         // No CURLOPT_BUFFERSIZE: libcurl 7.88 refuses to change it on a reused handle whose receive buffer is
         // still allocated (CURLE_BAD_FUNCTION_ARGUMENT), which failed nearly every multiplexed HTTP/2 transfer
         // (found by `make bench`); the 16 KiB default only means more, smaller write callbacks.
