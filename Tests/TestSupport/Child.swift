@@ -26,6 +26,8 @@ public enum Child {
     /// at once and a 2-core machine would spend minutes on dozens of processes while timing-sensitive tests wait.
     public static let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
     private static let slots = Slots(width)
+    /// Writing to a child that has exited must be an error, not the end of the test process.
+    private static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// Runs `executable` with `arguments` to its end: standard input from `stdin` (closed after writing), both
     /// output pipes drained at once (a large output cannot fill one pipe and stall the child).
@@ -52,6 +54,7 @@ public enum Child {
         _ executable: String, _ arguments: [String], _ stdin: Data?, _ environment: [String: String]?,
         _ directory: String?, _ timeout: Double
     ) async throws -> ChildResult {
+        _ = ignoreSIGPIPE
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -75,7 +78,8 @@ public enum Child {
         DispatchQueue.global().async(group: drained) { errData = err.fileHandleForReading.readDataToEndOfFile() }
         let writer = input.fileHandleForWriting
         DispatchQueue.global().async(group: drained) {
-            if let stdin { writer.write(stdin) }
+            // A child that exits without reading all of its input gives EPIPE here (SIGPIPE is ignored).
+            if let stdin { try? writer.write(contentsOf: stdin) }
             try? writer.close()
         }
         let pid = process.processIdentifier
