@@ -142,8 +142,9 @@ N = 16 outside the timed runs; `valgrind` dies on these binaries, see c). That r
   `mprotect`), and HTTP/2 opened 16 connections instead of multiplexing. Now: `FetchEngine.fetchAll` hands the whole
   list to the engine thread in one command and gets outcomes back in groups (64 at a time, or after 10 ms); the
   mailbox wakes the engine only when it goes from empty to non-empty; pooled easy handles keep their shared options;
-  one `curl_multi_perform` per wait, as the curl tool does; `CURLOPT_PIPEWAIT`, so HTTP/2 transfers share one
-  connection. HTTP/1.1 after: 430 `futex`, 10,002 `sendto` (the requests themselves), 1,814 `mprotect`, 2 `write`
+  one `curl_multi_perform` per wait, as the curl tool does; `CURLOPT_PIPEWAIT` on https hops, so HTTP/2 transfers
+  share one connection (not on plain http, where libcurl 7.88 then parked a host's later transfers behind a
+  streaming first response — found by a test, not by this bench). HTTP/1.1 after: 430 `futex`, 10,002 `sendto` (the requests themselves), 1,814 `mprotect`, 2 `write`
   (the report in one write). `probe --get` is now at {ratios['h1'][0]:.2f}× / {ratios['h2'][0]:.2f}× curl here.
 - Store (AssetStore, Preflight/Retrieval), `prefetch`: about 30 system calls per 5 KB asset (7 `openat` + 7 `close`,
   4 `newfstatat`, 4 `flock`, 2 `fsync`, 2 `write`, a `rename`, a failing `mkdir`, a `getrandom`) and every body
