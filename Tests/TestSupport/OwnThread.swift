@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 /// Runs each test it is attached to on a thread of its own, instead of the shared cooperative pool.
@@ -40,17 +39,14 @@ extension Trait where Self == OwnThreadTrait {
 
 /// A task executor with one dedicated thread that runs its jobs in order.
 public final class OwnThread: TaskExecutor, @unchecked Sendable {
+    // @unchecked Sendable: `jobs`, `finishing` and `exited` are only touched with `condition` locked.
     /// The executor of the test running now, for `Task(executorPreference:)`.
     @TaskLocal public static var current: OwnThread?
 
-    private struct State {
-        var jobs: [UnownedJob] = []
-        var finishing = false
-        var exited = false
-    }
-
-    private let state = Mutex(State())
-    private let wake = NSCondition()
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var finishing = false
+    private var exited = false
 
     init(name: String) {
         let thread = Thread { [self] in loop() }
@@ -60,54 +56,38 @@ public final class OwnThread: TaskExecutor, @unchecked Sendable {
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
-        let accepted = state.withLock { state in
-            guard !state.exited else { return false }
-            state.jobs.append(unowned)
-            return true
-        }
-        if accepted {
-            wake.lock()
-            wake.signal()
-            wake.unlock()
-        } else {
+        condition.lock()
+        guard !exited else {
+            condition.unlock()
             // The test is over and its thread gone: a late job (an unstructured task's tail) runs on the pool.
             globalConcurrentExecutor.enqueue(unowned)
+            return
         }
+        jobs.append(unowned)
+        condition.signal()
+        condition.unlock()
     }
 
     /// Lets the thread exit once its queue is empty.
     func finish() {
-        state.withLock { $0.finishing = true }
-        wake.lock()
-        wake.signal()
-        wake.unlock()
+        condition.lock()
+        finishing = true
+        condition.signal()
+        condition.unlock()
     }
 
     private func loop() {
         while true {
-            wake.lock()
-            var next: UnownedJob?
-            while true {
-                let (job, done) = state.withLock { state -> (UnownedJob?, Bool) in
-                    if !state.jobs.isEmpty { return (state.jobs.removeFirst(), false) }
-                    if state.finishing {
-                        state.exited = true
-                        return (nil, true)
-                    }
-                    return (nil, false)
-                }
-                if done {
-                    wake.unlock()
-                    return
-                }
-                if let job {
-                    next = job
-                    break
-                }
-                wake.wait()
+            condition.lock()
+            while jobs.isEmpty && !finishing { condition.wait() }
+            guard !jobs.isEmpty else {
+                exited = true
+                condition.unlock()
+                return
             }
-            wake.unlock()
-            next?.runSynchronously(on: asUnownedTaskExecutor())
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
 }

@@ -484,7 +484,7 @@ final class EngineLoop: @unchecked Sendable {
         // per read), as `curl --parallel` does; ALPN says at the handshake whether it can, so HTTP/1.1 still
         // opens one connection per slot. Plain http never multiplexes here (HTTP/2 only over TLS), and there
         // libcurl 7.88 parked every later transfer to the host until a streaming first response ended.
-        easy.set(.pipeWait, Self.isHTTPS(flight.currentURL) ? 1 : 0)
+        easy.set(.pipeWait, URLCheck.httpScheme(of: flight.currentURL) == "https" ? 1 : 0)
         if flight.usingGET {
             easy.set(.noBody, 0)
             easy.set(.httpGet, 1)
@@ -498,10 +498,6 @@ final class EngineLoop: @unchecked Sendable {
             releaseSlot(flight)
             finish(flight, failure: .connect, text: String(cString: curl_multi_strerror(status)))
         }
-    }
-
-    private static func isHTTPS(_ url: String) -> Bool {
-        url.utf8.prefix(8).map { $0 | 0x20 }.elementsEqual("https://".utf8)
     }
 
     private func releaseSlot(_ flight: Flight) {

@@ -129,11 +129,17 @@ enum URLCheck {
         return .success(Parsed(scheme: scheme, hostKey: "\(scheme)://\(host):\(port)"))
     }
 
-    /// Whether a redirect target may be followed (http/https only, also across redirects).
-    static func isFetchableScheme(_ url: String) -> Bool {
+    /// `"http"` or `"https"` when `url` starts with that scheme and `://` (any case), else `nil`: the cheap
+    /// check for URLs already parsed once (redirect targets, the hop being started).
+    static func httpScheme(of url: String) -> String? {
         let lower = url.prefix(8).lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+        if lower.hasPrefix("https://") { return "https" }
+        if lower.hasPrefix("http://") { return "http" }
+        return nil
     }
+
+    /// Whether a redirect target may be followed (http/https only, also across redirects).
+    static func isFetchableScheme(_ url: String) -> Bool { httpScheme(of: url) != nil }
 }
 
 /// Whether `path` names a regular file this process can read.
