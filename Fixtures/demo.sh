@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make demo`: the main job on the embedded default. Starts the loopback fixture server on Fixtures/www, then
-# runs `inbox-assets check` on Fixtures/campaigns/demo.json, whose real-looking https://cdn.example.com/ URLs
-# are mapped onto the fixture server with --connect-to and trusted with --cacert (the server's test CA).
+# runs `inbox-assets check --platform all` on Fixtures/campaigns/demo.json (iOS InboxKit 7.2 and Android
+# inbox-ui 6.13 cards), whose real-looking https://cdn.example.com/ URLs are mapped onto the fixture server with
+# --connect-to and trusted with --cacert (the server's test CA).
 # Some assets are broken on purpose (see Fixtures/www/generate-demo.sh). Prints the text report, then writes
 # the HTML preview and the JSON report under out/.
 set -uo pipefail
@@ -19,16 +20,17 @@ https_port=$(grep -o 'https_port=[0-9]*' out/fixture-server.log | head -1 | cut 
 if [ -z "$https_port" ]; then echo "fixture server did not start:"; cat out/fixture-server.log; exit 1; fi
 
 campaign=Fixtures/campaigns/demo.json
+cards=(--platform all)
 network=(--connect-to "cdn.example.com:443:127.0.0.1:$https_port" --cacert out/fixture-ca.pem --store out/demo-store)
 echo "==> fixture server on 127.0.0.1:$https_port serving Fixtures/www as https://cdn.example.com/"
-echo "==> inbox-assets check $campaign --connect-to cdn.example.com:443:127.0.0.1:$https_port --cacert out/fixture-ca.pem --store out/demo-store"
+echo "==> inbox-assets check $campaign ${cards[*]} --connect-to cdn.example.com:443:127.0.0.1:$https_port --cacert out/fixture-ca.pem --store out/demo-store"
 echo
-"$bin" check "$campaign" "${network[@]}"
+"$bin" check "$campaign" "${cards[@]}" "${network[@]}"
 status=$?
 echo
 echo "    exit code $status (0 = nothing at/above --fail-on error, 1 = findings at/above it, 2 = unreadable input)"
-"$bin" check "$campaign" "${network[@]}" --quiet --format html --output out/demo-report.html --fail-on never
-"$bin" check "$campaign" "${network[@]}" --quiet --format json --output out/demo-report.json --fail-on never
+"$bin" check "$campaign" "${cards[@]}" "${network[@]}" --quiet --format html --output out/demo-report.html --fail-on never
+"$bin" check "$campaign" "${cards[@]}" "${network[@]}" --quiet --format json --output out/demo-report.json --fail-on never
 echo "==> HTML preview: $(pwd)/out/demo-report.html"
 echo "==> JSON report:  $(pwd)/out/demo-report.json (the second and third runs revalidated the store: no bodies)"
 [ $status -le 1 ]

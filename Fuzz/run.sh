@@ -42,7 +42,10 @@ for target in "${targets[@]}"; do
         [ -f "$file" ] && cp "$file" "$seeds/"
     done
     # Small seeds mutate better: every line of the NDJSON rule fixture is a campaign of its own too.
-    if [ "$target" = campaign ]; then split -l 1 -a 3 Fixtures/campaigns/rules.ndjson "$seeds/rule-"; fi
+    if [ "$target" = campaign ]; then
+        split -l 1 -a 3 Fixtures/campaigns/rules.ndjson "$seeds/rule-"
+        split -l 1 -a 3 Fixtures/campaigns/android-rules.ndjson "$seeds/android-rule-"
+    fi
     dictionary=()
     case "$target" in
         json) dictionary=(-dict=Fuzz/Dictionaries/json.dict) ;;

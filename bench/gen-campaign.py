@@ -4,6 +4,7 @@
 Usage: gen-campaign.py OUT [MESSAGES=100000] [URLS=1000]
 Messages cycle through banner, captioned, classic-with-image and three-slide carousels, with no button links,
 so the distinct asset URLs of the resolved cards are exactly the image URLs (the count `make bench` checks).
+Every message has the keys both SDKs require of a feed message (inbox_id, order, rt, text, action_type, status).
 """
 import json
 import sys
@@ -26,6 +27,9 @@ with open(out, "w") as f:
         message = {
             "inbox_id": f"m{i}",
             "order": i,
+            "rt": 4102444800,
+            "action_type": 0,
+            "status": 1,
             "send_date": 1764400000 + i,
             "title": f"Offer {i}",
             "text": "Thirty percent off everything this week only",

@@ -16,10 +16,8 @@ public enum ResolveTextReport {
     /// Appends ``render(_:style:)``'s text to `output` as UTF-8, without a `String` of the whole report.
     public static func write(_ run: ResolveRun, style: TextStyle, to output: inout [UInt8]) {
         var text = ""
-        let profiles = run.options.profiles.map(\.rawValue).joined(separator: ", ")
-        let platforms = run.options.platforms.map(\.rawValue).joined(separator: ", ")
         text += style.bold("inbox-assets resolve") + " — \(plural(run.messagesRead, "message")), "
-        text += "\(plural(run.cards.count, "card")) (SDK \(profiles); \(platforms))\n\n"
+        text += "\(plural(run.cards.count, "card")) (\(run.options.targetDescription))\n\n"
         output.append(contentsOf: text.utf8)
         text = ""
 
@@ -33,7 +31,7 @@ public enum ResolveTextReport {
                     let reason = cards[card].degradeReason ?? (cards[card].forced ? "forced" : "")
                     table.append(
                         [
-                            cards[card].id, cards[card].sdk?.rawValue ?? "-", cards[card].platform.rawValue,
+                            cards[card].id, cards[card].profileName ?? "-", cards[card].platform.rawValue,
                             cards[card].language ?? "-", change(cards[card].requested, cards[card].resolved), reason,
                         ],
                         tones: cards[card].degraded ? degradedTones : plainTones)
@@ -46,7 +44,7 @@ public enum ResolveTextReport {
         for index in run.cards.indices where !run.cards[index].findings.isEmpty {
             let card = run.cards[index]
             if text.isEmpty { text += style.bold("Findings") + "\n" }
-            let target = [card.sdk?.rawValue, card.platform.rawValue, card.language].compactMap { $0 }
+            let target = [card.profileName, card.platform.rawValue, card.language].compactMap { $0 }
             text += "  \(card.id) [\(target.joined(separator: " "))]\n"
             for finding in card.findings { text += "    " + line(finding, style: style) + "\n" }
             if let log = card.sdkLog { text += "    " + style.dim("SDK log: \(log)") + "\n" }

@@ -27,11 +27,7 @@ enum CheckCommand {
             .value("format", help: "Output format.", default: "text", choices: ["text", "json", "junit", "html"]),
             .value("output", "file", short: "o", help: "Write the report to this file instead of standard output."),
             CommandTable.failOn,
-            .value(
-                "sdk", help: "InboxKit SDK profile to model; all = one card per profile.", default: "7.2",
-                choices: ["7.0", "7.1", "7.2", "all"]),
-            .value(
-                "platform", help: "Platform(s) to resolve for.", default: "ios", choices: ["ios", "android", "all"]),
+        ] + CommandTable.cardOptions + [
             StoreCommand.storeOption,
             .flag("no-store", help: "Fetch into memory only; read and write no store."),
             .flag("offline", help: "Use only what the store holds; report what is missing. No network."),
@@ -46,7 +42,7 @@ enum CheckCommand {
         if invocation.flag("no-store") && invocation.flag("offline") {
             throw invocation.usageError("--offline needs the store; it cannot be used with --no-store")
         }
-        let resolveOptions = ResolveCommand.resolveOptions(invocation)
+        let resolveOptions = try ResolveCommand.resolveOptions(invocation)
         let (inputs, unreadable) = try ResolveCommand.readInputs(invocation)
 
         let store: AssetStore?

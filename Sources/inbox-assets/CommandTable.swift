@@ -11,27 +11,45 @@ enum CommandTable {
         help: "Exit 1 when a finding at or above this level exists (degrade: any card renders classic).",
         default: "error", choices: ["error", "warning", "degrade", "never"])
 
+    /// The options that decide which cards a campaign becomes (resolve, check, prefetch, export).
+    static let cardOptions: [Option] = [
+        .value(
+            "sdk", help: "InboxKit (iOS) SDK profile to model; all = one card per profile.", default: "7.2",
+            choices: ["7.0", "7.1", "7.2", "all"]),
+        .value(
+            "platform", help: "Platform(s) to resolve for.", default: "ios", choices: ["ios", "android", "all"]),
+        .value(
+            "android-sdk", "version",
+            help: "Android (pushwoosh-inbox-ui) SDK profile: 6.11 (legacy row only), 6.12, 6.13 (also 6.15); all = one "
+                + "card per profile.", default: "6.13", choices: ["6.11", "6.12", "6.13", "6.15", "all"]),
+        .flag(
+            "android-heuristic",
+            help: "Model PushwooshInboxStyle.richCardsHeuristicEnabled = true (off in the SDK): Android picks a card "
+                + "kind for messages without a displayType instead of the legacy row."),
+        .value(
+            "at", "date",
+            help: "Judge expiry (feed rt, inbox_date, push inbox_params.rt) at this ISO 8601 date instead of now, "
+                + "e.g. 2026-12-01 or 2026-12-01T12:00:00Z."),
+    ]
+
     static let resolve = Command(
         "resolve",
         abstract: "Work out which InboxKit card every message becomes, and which degrade to classic.",
         discussion: """
             Reads createMessage requests, inbox feed dumps and push payloads (one object, an array, or NDJSON)
-            and resolves every message per SDK profile, platform and language, without touching the network.
-            Degraded cards carry the reason and the WARN line the SDK logs.
+            and resolves every message per SDK profile (iOS InboxKit, Android inbox-ui), platform and language,
+            without touching the network. Degraded cards carry the reason and the line the SDK logs; messages
+            an inbox would not show (deleted, expired at --at, missing feed keys) get no card and say why.
             """,
         arguments: [
             Positional(
                 "inputs", help: "Campaign files (createMessage, feed dump, push payloads); - reads standard input.",
                 repeating: true)
         ],
-        options: [
+        options: cardOptions + [
             .value(
-                "sdk", help: "InboxKit SDK profile to model; all = one card per profile.", default: "7.2",
-                choices: ["7.0", "7.1", "7.2", "all"]),
-            .value(
-                "platform", help: "Platform(s) to resolve for.", default: "ios", choices: ["ios", "android", "all"]),
-            .value(
-                "force-kind", "kind", help: "Model forceCellKind: this kind for every message, no degrade checks.",
+                "force-kind", "kind",
+                help: "Model InboxKit's forceCellKind (iOS only): this kind for every message, no degrade checks.",
                 choices: ["banner", "captioned", "classic", "carousel", "video", "wallet"]),
             formatTextJSON,
             failOn,

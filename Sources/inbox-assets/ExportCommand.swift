@@ -24,9 +24,8 @@ enum ExportCommand {
             .value("out", "dir", help: "Directory to write (required): an earlier export there is replaced."),
             StoreCommand.storeOption,
             .flag("offline", help: "Use only the store: no network request; report what is missing."),
-            PrefetchCommand.video, PrefetchCommand.sdk, PrefetchCommand.platform, CommandTable.formatTextJSON,
-            NetworkOptions.quiet,
-        ] + NetworkOptions.options)
+            PrefetchCommand.video,
+        ] + CommandTable.cardOptions + [CommandTable.formatTextJSON, NetworkOptions.quiet] + NetworkOptions.options)
 
     static func run(_ invocation: Invocation) async throws -> Int32 {
         guard let out = invocation.value("out"), !out.isEmpty else {

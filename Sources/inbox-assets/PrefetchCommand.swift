@@ -6,11 +6,6 @@ import Preflight
 
 /// `inbox-assets prefetch INPUT...`: resolve the campaign, then fill the store with every asset its cards use.
 enum PrefetchCommand {
-    static let sdk = Option.value(
-        "sdk", help: "InboxKit SDK profile to model; all = one card per profile.", default: "7.2",
-        choices: ["7.0", "7.1", "7.2", "all"])
-    static let platform = Option.value(
-        "platform", help: "Platform(s) to resolve for.", default: "ios", choices: ["ios", "android", "all"])
     static let video = Option.flag(
         "video", help: "Also download videos: the file, or the HLS playlists and all their segments.")
 
@@ -27,8 +22,9 @@ enum PrefetchCommand {
                 "inputs", help: "Campaign files (createMessage, feed dump, push payloads); - reads standard input.",
                 repeating: true)
         ],
-        options: [StoreCommand.storeOption, video, sdk, platform, CommandTable.formatTextJSON, NetworkOptions.quiet]
-            + NetworkOptions.options)
+        options: [StoreCommand.storeOption, video] + CommandTable.cardOptions + [
+            CommandTable.formatTextJSON, NetworkOptions.quiet,
+        ] + NetworkOptions.options)
 
     static func run(_ invocation: Invocation) async throws -> Int32 {
         let run = try await Prefetch.run(invocation, offline: false, label: "prefetch")
@@ -62,11 +58,7 @@ struct Prefetch {
         if operands.filter({ $0 == "-" }).count > 1 {
             throw invocation.usageError("Standard input ('-') can be given only once")
         }
-        let options = ResolveOptions(
-            profiles: invocation.value("sdk") == "all"
-                ? SDKProfile.allCases : [SDKProfile(rawValue: invocation.value("sdk")!)!],
-            platforms: invocation.value("platform") == "all"
-                ? Platform.allCases : [Platform(rawValue: invocation.value("platform")!)!])
+        let options = try ResolveCommand.resolveOptions(invocation)
         var inputs: [(name: String, bytes: [UInt8])] = []
         var inputErrors: [String] = []
         for operand in operands {

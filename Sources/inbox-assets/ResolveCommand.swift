@@ -10,11 +10,12 @@ import StrictJSON
 enum ResolveCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
         Console.growHeapInLargeSteps()
+        let options = try resolveOptions(invocation)
         let (inputs, unreadable) = try readInputs(invocation)
         // The work runs on a thread of its own: it is CPU-bound for as long as the input is large and would block a
         // cooperative thread, and a new thread gets a new malloc arena, which starts with the large heap steps set
         // above (this thread's arena already grows page by page: 16,000 mprotect calls for 100,000 messages).
-        let worker = Thread { report(inputs: inputs, unreadable: unreadable, invocation: invocation) }
+        let worker = Thread { report(inputs: inputs, unreadable: unreadable, options: options, invocation: invocation) }
         worker.stackSize = 8 << 20
         worker.start()
         while true { sleep(3600) }  // `report` exits the process
@@ -22,9 +23,10 @@ enum ResolveCommand {
 
     /// Resolves, prints the report and exits with the outcome's status.
     private static func report(
-        inputs: [(name: String, bytes: [UInt8])], unreadable: [CommandFailure], invocation: Invocation
+        inputs: [(name: String, bytes: [UInt8])], unreadable: [CommandFailure], options: ResolveOptions,
+        invocation: Invocation
     ) -> Never {
-        var outcome = ResolveJob(options: resolveOptions(invocation)).run(inputs, keepingMessages: true)
+        var outcome = ResolveJob(options: options).run(inputs, keepingMessages: true)
         outcome.run.inputFindings += unreadable.map(\.finding)
 
         switch invocation.value("format") {
@@ -47,15 +49,28 @@ enum ResolveCommand {
         withExtendedLifetime(outcome) { exit(status) }
     }
 
-    /// `--sdk`, `--platform` and `--force-kind` (when the command has it).
-    static func resolveOptions(_ invocation: Invocation) -> ResolveOptions {
+    /// `--sdk`, `--platform`, `--android-sdk`, `--android-heuristic`, `--at` and `--force-kind` (when the command
+    /// has it).
+    static func resolveOptions(_ invocation: Invocation) throws(UsageError) -> ResolveOptions {
         let profiles: [SDKProfile] =
             invocation.value("sdk") == "all" ? SDKProfile.allCases : [SDKProfile(rawValue: invocation.value("sdk")!)!]
         let platforms: [Platform] =
             invocation.value("platform") == "all"
             ? Platform.allCases : [Platform(rawValue: invocation.value("platform")!)!]
+        let android = invocation.value("android-sdk") ?? AndroidProfile.latest.rawValue
+        let androidProfiles: [AndroidProfile] =
+            android == "all" ? AndroidProfile.allCases : [AndroidProfile(argument: android) ?? .latest]
+        var at: Int64?
+        if let text = invocation.value("at") {
+            guard let date = PassCommand.parseDate(text) else {
+                throw invocation.invalid(
+                    text, for: "at", hint: "Expected an ISO 8601 date such as 2026-12-01 or 2026-12-01T12:00:00Z.")
+            }
+            at = Int64(date.timeIntervalSince1970.rounded(.down))
+        }
         return ResolveOptions(
-            profiles: profiles, platforms: platforms, forceKind: invocation.value("force-kind").flatMap(CardKind.init))
+            profiles: profiles, platforms: platforms, forceKind: invocation.value("force-kind").flatMap(CardKind.init),
+            androidProfiles: androidProfiles, androidHeuristic: invocation.flag("android-heuristic"), at: at)
     }
 
     /// Reads the `<inputs>` operands; unreadable ones are returned (they become `input.unreadable` and exit 2).

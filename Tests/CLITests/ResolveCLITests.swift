@@ -65,19 +65,34 @@ struct ResolveCLITests {
     }
 
     @Test func demoJSONAllProfilesAndPlatformsIsPinned() async throws {
-        let result = try await CLI.run(["resolve", Self.demo, "--sdk", "all", "--platform", "all", "--format", "json"])
+        let result = try await CLI.run([
+            "resolve", Self.demo, "--sdk", "all", "--platform", "all", "--android-sdk", "all", "--format", "json",
+        ])
         #expect(result.status == 0)
         let expected = try String(contentsOfFile: CLI.fixture("expected/demo-resolve-all.json"), encoding: .utf8)
         #expect(result.stdout == expected)
         let report = try JSON.parse(result.stdout)
         #expect(report["schemaVersion"] == 1)
         let cards = try #require(report["cards"]?.arrayValue)
-        #expect(Set(cards.compactMap { $0["sdk"]?.stringValue }) == ["7.0", "7.1", "7.2"])
+        #expect(Set(cards.compactMap { $0["sdk"]?.stringValue }) == ["7.0", "7.1", "7.2", "6.11", "6.12", "6.13"])
         #expect(Set(cards.compactMap { $0["platform"]?.stringValue }) == ["ios", "android"])
-        for card in cards where card["degraded"] == true && card["platform"] == "ios" {
-            let log = try #require(card["sdkLog"]?.stringValue)
-            #expect(log.hasPrefix("Inbox cell degraded — code="))
-            #expect(log.contains("→classic ("))
+        for card in cards {
+            let log = card["sdkLog"]?.stringValue
+            switch (card["platform"]?.stringValue, card["sdk"]?.stringValue) {
+            case ("ios", "7.0"):
+                // 7.0 logs INFO on every resolve.
+                #expect(log?.hasPrefix("Inbox cell resolve — code=") == true)
+            case ("ios", _) where card["degraded"] == true:
+                #expect(log?.hasPrefix("Inbox cell degraded — code=") == true)
+                #expect(log?.contains("→classic (") == true)
+            case ("android", "6.11"):
+                // 6.11 has no rich cards and logs nothing.
+                #expect(log == nil)
+            case ("android", _) where card["degraded"] == true:
+                #expect(log?.hasPrefix("Inbox card degraded — code=") == true)
+            default:
+                #expect(log == nil)
+            }
         }
     }
 
@@ -90,7 +105,7 @@ struct ResolveCLITests {
 
     @Test func failOnErrorWhenAMessageHasAnError() async throws {
         let ndjson = """
-            {"pw_inbox": "1", "aps": {"alert": {"title": "t", "body": "b"}}}
+            {"pw_inbox": "1", "inbox_params": {"rt": "2099-12-31"}, "aps": {"alert": {"title": "t", "body": "b"}}}
             {not json
             """
         let result = try await CLI.run(["resolve", "-", "--format", "json"], stdin: ndjson)
@@ -107,7 +122,7 @@ struct ResolveCLITests {
         #expect(result.stderr.contains("Error: cannot read 'missing.json': no such file\n"))
         #expect(result.stderr.contains("Error: -: line 1, column 6: unexpected end of input\n"))
         let report = try JSON.parse(result.stdout)
-        #expect(report["summary"]?["cards"] == 16)
+        #expect(report["summary"]?["cards"] == 19)
         let codes = report["findings"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
         #expect(codes.contains("input.unreadable") && codes.contains("input.invalidJSON"))
     }
@@ -167,7 +182,7 @@ struct ResolveCLITests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ia-50mb.json").path
         let body = String(repeating: "0123456789", count: 5_000_000)
         let message =
-            #"{"inbox_id":"m","title":"T","text":""# + body
+            #"{"inbox_id":"m","order":1,"rt":4102444800,"action_type":0,"status":1,"title":"T","text":""# + body
             + #"","image":"https://cdn.example.com/a.png","action_params":"{}"}"#
         try Data(message.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -58,21 +58,18 @@ import Testing
         Named("null is absent, silently", Row(params: ["displayType": nil], requested: .captioned)),
         Named(
             "7.0 knows banner", Row(params: ["displayType": "banner"], profile: .v7_0, requested: .banner)),
+        // inboxkit-cards.md §3: on 7.0 the heuristic renders it, a degrade of intent (requested stays carousel).
         Named(
             "7.0: carousel is unknown",
-            Row(
-                params: ["displayType": "carousel"], profile: .v7_0, requested: .captioned,
-                codes: ["card.unknownDisplayType"])),
+            Row(params: ["displayType": "carousel"], profile: .v7_0, requested: .carousel, codes: ["card.degraded"])),
+        // inboxkit-cards.md §3: on 7.0 the heuristic renders it, a degrade of intent (requested stays video).
         Named(
             "7.0: video is unknown",
-            Row(
-                params: ["displayType": "video"], profile: .v7_0, requested: .captioned,
-                codes: ["card.unknownDisplayType"])),
+            Row(params: ["displayType": "video"], profile: .v7_0, requested: .video, codes: ["card.degraded"])),
+        // inboxkit-cards.md §3: on 7.0 the heuristic renders it, a degrade of intent (requested stays wallet).
         Named(
             "7.0: wallet is unknown",
-            Row(
-                params: ["displayType": "wallet"], profile: .v7_0, requested: .captioned,
-                codes: ["card.unknownDisplayType"])),
+            Row(params: ["displayType": "wallet"], profile: .v7_0, requested: .wallet, codes: ["card.degraded"])),
         Named("7.1 knows video", Row(params: ["displayType": "video"], profile: .v7_1, requested: .video)),
         Named("7.2 knows wallet", Row(params: ["displayType": "wallet"], profile: .v7_2, requested: .wallet)),
         Named(
@@ -101,8 +98,11 @@ import Testing
 
     @Test func unknownPerProfileMessageNamesTheProfile() throws {
         let card = try feedCard(Input.feed(image: Self.image, params: ["displayType": "carousel"]), profile: .v7_0)
-        let finding = try #require(card.finding("card.unknownDisplayType"))
+        let finding = try #require(card.finding("card.degraded"))
         #expect(finding.message.contains("SDK 7.0 has no carousel"))
+        #expect(card.degradeReason == "carousel unknown to SDK 7.0")
+        #expect(card.resolved == .captioned)
+        #expect(!card.has("card.unknownDisplayType"))
     }
 
     @Test func createMessageDataPlaysTheRoleOfU() throws {

@@ -115,7 +115,9 @@ import Testing
 
     @Test func blankAndWhitespaceLinesAreSkipped() throws {
         let ndjson =
-            "\n  \t\n" + #"{"inbox_id":"a","title":"T","text":"B"}"# + "\n \r\n" + #"{"inbox_id":"b"}"# + "\n\n"
+            "\n  \t\n"
+            + #"{"inbox_id":"a","order":1,"rt":4102444800,"action_type":0,"status":1,"title":"T","text":"B"}"#
+            + "\n \r\n" + #"{"inbox_id":"b"}"# + "\n\n"
         let batch = try CampaignReader.read(bytes: Array(ndjson.utf8), source: "f")
         #expect(batch.messages.map(\.id) == ["f#[0]", "f#[1]"])
     }

@@ -36,9 +36,14 @@ enum Input {
         id: String = "inbox-1", title: String? = "Title", text: String? = "Body", image: String? = nil,
         params: JSONValue?, encode: Bool = true
     ) -> JSONValue {
-        var object = JSONObject([("inbox_id", .string(id)), ("order", 1), ("send_date", 1_700_000_000)])
+        // Every key both SDKs require of a feed message (android-inbox.md §3), expiring far in the future.
+        var object = JSONObject([
+            ("inbox_id", .string(id)), ("order", 1), ("send_date", 1_700_000_000), ("rt", 4_102_444_800),
+            ("action_type", 0), ("status", 1),
+        ])
         if let title { object["title"] = .string(title) }
-        if let text { object["text"] = .string(text) }
+        // `text` is a required key: a message "without a body" has an empty one (a missing key drops the message).
+        object["text"] = .string(text ?? "")
         if let image { object["image"] = .string(image) }
         if let params { object["action_params"] = encode ? .string(params.serialized()) : params }
         return .object(object)

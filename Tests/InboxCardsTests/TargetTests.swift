@@ -170,7 +170,7 @@ import Testing
     }
 }
 
-/// Platforms: createMessage `platforms`, Android's single layout, wallet off iOS.
+/// Platforms: createMessage `platforms`, the Android default profile, wallet off iOS.
 @Suite struct PlatformTests {
     static let wallet = Input.notification(
         data: [
@@ -182,23 +182,30 @@ import Testing
             ("android_banner", "https://cdn.example.com/inbox/banner.png"),
         ])
 
+    /// android-inbox.md §2.4: wallet is known but always degrades to the classic card, with the SDK's WARN line;
+    /// the classic card draws buttons and a pin icon (§2.7, §2.9). The notification has no `title` or
+    /// `android_header`, so the Android card has no title (§1.2).
     @Test func walletOnAndroidIsClassic() throws {
         let cards = try resolve(Input.request([Self.wallet]), platforms: [.ios, .android])
         #expect(cards.map(\.platform) == [.ios, .android])
         #expect(cards[0].resolved == .wallet)
         let android = cards[1]
         #expect(android.sdk == nil)
+        #expect(android.androidSDK == .v6_13)
         #expect(android.requested == .wallet)
         #expect(android.resolved == .classic)
         #expect(android.degraded)
-        #expect(android.sdkLog == nil)
+        #expect(android.degradeReason == "wallet cards are iOS-only")
+        #expect(
+            android.sdkLog
+                == "Inbox card degraded — code=null displayType=wallet hasImage=true wallet→classic (wallet cards are iOS-only)"
+        )
         #expect(android.has("card.platformLayout"))
-        #expect(android.has("card.buttonsNotRendered"))
-        #expect(android.has("card.pinnedNotRendered"))
-        #expect(!android.pinned)
-        #expect(android.buttons.isEmpty)
-        #expect(android.assets.map(\.role) == [.icon, .heroImage])
-        #expect(android.urls(.heroImage) == ["https://cdn.example.com/inbox/banner.png"])
+        #expect(android.pinned)
+        #expect(android.buttons.map(\.rendered) == [true])
+        #expect(android.title == nil)
+        #expect(android.assets.map(\.role) == [.avatar, .buttonLink])
+        #expect(android.urls(.avatar) == ["https://cdn.example.com/inbox/icon.png"])
     }
 
     @Test func untargetedPlatformGetsNoCard() throws {
@@ -216,17 +223,20 @@ import Testing
             ])
     }
 
-    static let androidRows: [Named<(JSONValue?, CardKind, Bool)>] = [
-        Named("no displayType: plain layout, nothing asked for", (nil, .classic, false)),
-        Named("captioned asked for", ("captioned", .captioned, true)),
-        Named("banner asked for", ("Banner", .banner, true)),
-        Named("carousel asked for", ("carousel", .carousel, true)),
-        Named("video asked for", ("video", .video, true)),
-        Named("unknown displayType", ("fancy", .classic, false)),
+    /// android-inbox.md §2.2–§2.4 on the default profile (6.13, heuristic off): no or an unknown displayType is the
+    /// legacy row; a known one is that card, or classic when its payload is missing (here: no Android title, so
+    /// captioned and carousel lack title and body; the video has no descriptor).
+    static let androidRows: [Named<(JSONValue?, CardKind, CardKind, Bool)>] = [
+        Named("no displayType: the legacy row", (nil, .legacy, .legacy, false)),
+        Named("captioned without a title degrades", ("captioned", .captioned, .classic, true)),
+        Named("banner has its hero", ("Banner", .banner, .banner, false)),
+        Named("carousel without title/body degrades", ("carousel", .carousel, .classic, true)),
+        Named("video without descriptor degrades", ("video", .video, .classic, true)),
+        Named("unknown displayType: the legacy row", ("fancy", .legacy, .legacy, false)),
     ]
 
     @Test(arguments: androidRows)
-    func androidHasOneLayout(_ row: Named<(JSONValue?, CardKind, Bool)>) throws {
+    func androidDefaultProfile(_ row: Named<(JSONValue?, CardKind, CardKind, Bool)>) throws {
         let data: JSONValue? = row.value.0.map { ["displayType": $0] }
         let cards = try resolve(
             Input.request([Input.notification(image: "https://cdn.example.com/inbox/a.png", data: data)]),
@@ -234,24 +244,23 @@ import Testing
         let card = try #require(cards.first)
         #expect(card.platform == .android)
         #expect(card.requested == row.value.1)
-        #expect(card.resolved == .classic)
-        #expect(card.degraded == row.value.2)
-        #expect(card.has("card.platformLayout") == row.value.2)
-        #expect(!card.has("card.unknownDisplayType"), "displayType warnings are iOS matters")
-        #expect(card.assets.map(\.role) == [.icon])
+        #expect(card.resolved == row.value.2)
+        #expect(card.degraded == row.value.3)
+        #expect((card.sdkLog != nil) == row.value.3)
+        #expect(card.has("card.unknownDisplayType") == (row.value.0 == "fancy"))
     }
 
     @Test func absentPlatformsTargetsEverything() throws {
         let cards = try resolve(Input.request([Input.notification()]), platforms: [.ios, .android])
         #expect(cards.map(\.platform) == [.ios, .android])
-        #expect(cards[1].requested == .classic)
+        #expect(cards[1].requested == .legacy)
         #expect(!cards[1].degraded)
     }
 
-    @Test func everyProfileButOneAndroidCard() throws {
+    @Test func oneCardPerProfileOnEachPlatform() throws {
         let cards = try resolve(
             Input.request([Self.wallet]), profiles: SDKProfile.allCases, platforms: [.ios, .android])
-        #expect(cards.map(\.sdk) == [.v7_0, .v7_1, .v7_2, nil])
+        #expect(cards.map(\.profileName) == ["7.0", "7.1", "7.2", "6.13"])
         #expect(cards.map(\.resolved) == [.captioned, .wallet, .wallet, .classic])
     }
 

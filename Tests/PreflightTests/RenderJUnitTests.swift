@@ -127,7 +127,7 @@ struct RenderJUnitTests {
         let root = try #require(XMLTree.parse(JUnitReport.render(report)))
         let names = root.all("testcase").compactMap { $0.attributes["name"] }
         #expect(names.contains("c.json#request.notifications[1] [7.1 ios]"))
-        #expect(names.contains("c.json#request.notifications[1] [android]"))
+        #expect(names.contains("c.json#request.notifications[1] [6.13 android]"))
         #expect(names.filter { !$0.hasSuffix("[input]") && $0.hasPrefix("c.json#") }.count == report.cards.count)
     }
 

@@ -6,9 +6,10 @@ import Testing
     static let inputs: [(name: String, bytes: [UInt8])] = [
         (
             "a.ndjson",
-            Array(#"{"inbox_id":"1","title":"T","text":"B"}"#.utf8) + [0x0A] + Array(#"{"inbox_id":"2"}"#.utf8)
+            Array(#"{"inbox_id":"1","order":1,"rt":4102444800,"action_type":0,"status":1,"title":"T","text":"B"}"#.utf8)
+                + [0x0A] + Array(#"{"inbox_id":"2"}"#.utf8)
         ),
-        ("b.json", Array(#"{"pw_inbox":"3","aps":{"alert":"hi"}}"#.utf8)),
+        ("b.json", Array(#"{"pw_inbox":"3","inbox_params":{"rt":"2099-12-31"},"aps":{"alert":"hi"}}"#.utf8)),
     ]
 
     /// Messages are handed back only when asked for (the CLI keeps them to exit without freeing them).

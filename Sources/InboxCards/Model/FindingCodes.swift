@@ -41,12 +41,41 @@ public enum CardFindingCode {
     public static let inputFindingsTruncated = "input.findingsTruncated"
     /// A notification's `platforms` targets none of the platforms being resolved: no card. Info.
     public static let platformNotTargeted = "input.platformNotTargeted"
+    /// `ios_title` or `android_header` is empty while `title` is set: the platform title wins (the docs: `title` is
+    /// "ignored if platform-specific titles are specified"), so that platform's card shows no title. Warning.
+    public static let emptyPlatformTitle = "input.emptyPlatformTitle"
+    /// Card keys (displayType, carousel, …) that reach the card only through `ios_root_params` /
+    /// `android_root_params`, i.e. only on the push-delivered copy of the message. Warning.
+    public static let rootParams = "input.rootParams"
+
+    // MARK: input.* — visibility: whether the inbox shows the message at all (android-inbox.md §3)
+
+    /// A feed message without one of `inbox_id, order, rt, text, action_type, status`: both SDKs drop it. Warning.
+    public static let feedKeyMissing = "input.feedKeyMissing"
+    /// A feed value Android cannot parse (`"action_type": "RichMedia"`, a non-integer `order`/`rt`/`status`): the
+    /// message is lost on Android, and the exception is not caught per message. Warning.
+    public static let feedValueInvalid = "input.feedValueInvalid"
+    /// A feed `status` that is no Android status code (0–5). Warning.
+    public static let statusUnknown = "input.statusUnknown"
+    /// `status` 4 (deleted by the user), or 5 on Android: that inbox does not show the message. Info.
+    public static let deleted = "input.deleted"
+    /// The message has expired at `--at` (feed `rt`, push `inbox_params.rt`, createMessage `inbox_date`): the inbox
+    /// does not show it. Warning.
+    public static let expired = "input.expired"
+    /// An expiry or send date that cannot be read (`inbox_date` not `YYYY-MM-DD`, a push `rt` in the other
+    /// platform's format, a missing push `inbox_params.rt`): shown with a warning, or not shown, as that SDK does.
+    /// Warning.
+    public static let expiryInvalid = "input.expiryInvalid"
+    /// createMessage `inbox_date` before `send_date`: the message expires before it is sent. Warning.
+    public static let expiresBeforeSend = "input.expiresBeforeSend"
 
     // MARK: card.* — resolution
 
-    /// The SDK renders the card as classic instead of the kind it asked for. Warning.
+    /// The SDK does not render the kind the message asks for: classic instead (a missing payload), the heuristic's
+    /// kind (a kind SDK 7.0 lacks), or the legacy row (a rich card on Android 6.11). Warning.
     public static let degraded = "card.degraded"
-    /// A string `displayType` this SDK profile does not know: the heuristic decides. Warning.
+    /// A string `displayType` this SDK profile does not know: the heuristic decides (Android, heuristic off: the
+    /// legacy row). Warning.
     public static let unknownDisplayType = "card.unknownDisplayType"
     /// A rich-payload or lookup key of the wrong type, skipped by the SDK's typed lookup. Warning.
     public static let wrongType = "card.wrongType"
@@ -58,7 +87,8 @@ public enum CardFindingCode {
     public static let forceKindUnavailable = "card.forceKindUnavailable"
     /// A carousel slide without a usable `image` was dropped. Warning.
     public static let slideDropped = "card.slideDropped"
-    /// 7.2 shows at most five slides; the rest were dropped. Warning.
+    /// More usable slides than the profile shows (7.2: five; Android 6.12: ten, 6.13: five): the rest were dropped.
+    /// Warning.
     public static let slidesCapped = "card.slidesCapped"
     /// A slide `url` that does not parse or has no scheme: a tap runs the message's default action. Warning.
     public static let slideURLInvalid = "card.slideURLInvalid"
@@ -70,7 +100,7 @@ public enum CardFindingCode {
     public static let videoNoPoster = "card.videoNoPoster"
     /// `wallet` holds no usable http/https pass URL. Warning.
     public static let walletInvalid = "card.walletInvalid"
-    /// A rich card on a platform that cannot show it (wallet off iOS; any rich card on Android). Warning.
+    /// A card kind the platform cannot show: a wallet card on Android (always the classic card there). Warning.
     public static let platformLayout = "card.platformLayout"
     /// A button without a non-empty string `title` (or not an object) was dropped. Warning.
     public static let buttonDropped = "card.buttonDropped"
@@ -78,15 +108,17 @@ public enum CardFindingCode {
     public static let buttonURLInvalid = "card.buttonURLInvalid"
     /// `"action": "custom"` with a `url`: the docs promise custom, the SDK opens the URL. Warning.
     public static let buttonCustomWithURL = "card.buttonCustomWithURL"
-    /// A button or slide URL with a scheme the SDK refuses to open (file, javascript, data, facetime…). Warning.
+    /// A button or slide URL the SDK refuses to open (iOS: file, javascript, data, facetime, facetime-audio;
+    /// Android: file, javascript, data, intent). Warning.
     public static let unsafeURL = "card.unsafeURL"
-    /// More than three buttons: the SDK squeezes them all into one row. Warning.
+    /// More than three buttons: iOS squeezes them all into one row, Android draws only the first three. Warning.
     public static let tooManyButtons = "card.tooManyButtons"
-    /// Buttons on a kind (or platform) that does not render them. Warning.
+    /// Buttons on a kind that does not render them (only classic and captioned do; the legacy row never). Warning.
     public static let buttonsNotRendered = "card.buttonsNotRendered"
-    /// `pinned` given as a string (or another type): it does not pin. Warning.
+    /// `pinned` given as a type that does not pin: on iOS any string (`"true"` too), on Android a string other than
+    /// `"true"` (any case), or another type. Warning.
     public static let pinnedNotBoolean = "card.pinnedNotBoolean"
-    /// A pinned message on a platform without pinning. Info.
+    /// A pinned message drawn by a layout without a pin (the Android legacy row). Info.
     public static let pinnedNotRendered = "card.pinnedNotRendered"
     /// A per-language title/body lacks this language; the `en` text is used instead. Info.
     public static let languageFallback = "card.languageFallback"
@@ -96,8 +128,16 @@ public enum CardFindingCode {
     public static let classicIncomplete = "card.classicIncomplete"
     /// More findings than the budget of one card (hostile input): the rest are counted. Info.
     public static let findingsTruncated = "card.findingsTruncated"
-    /// The 7.2 hero keys `attachment`/`b` hold a string that does not start with http:// or https://. Info.
+    /// The hero keys `attachment`/`b` hold a string that does not start with http:// or https:// (7.2: case-sensitive;
+    /// Android: any case): the SDK skips it. Info.
     public static let heroIgnored = "card.heroIgnored"
+    /// Android draws the legacy row: no known displayType and `richCardsHeuristicEnabled` off. Info.
+    public static let legacyRow = "card.legacyRow"
+    /// The message's own action (`l` link, `rm` rich media) replaces a destination the card shows: a video that
+    /// never plays, a slide or button url that is never opened. Warning.
+    public static let tapOverridden = "card.tapOverridden"
+    /// A non-string value the Android SDK turns into text (org.json `optString`: `5` → "5", `null` → "null"). Warning.
+    public static let stringified = "card.stringified"
 }
 
 /// Bounds on findings, so hostile input (a million broken slides or lines) cannot make a million findings.
@@ -113,6 +153,7 @@ enum FindingBudget {
         CardFindingCode.degraded, CardFindingCode.forced, CardFindingCode.forcedIncomplete,
         CardFindingCode.forceKindUnavailable, CardFindingCode.platformLayout, CardFindingCode.buttonsNotRendered,
         CardFindingCode.unknownDisplayType, CardFindingCode.slidesCapped, CardFindingCode.tooManyButtons,
+        CardFindingCode.legacyRow, CardFindingCode.tapOverridden,
     ]
 }
 

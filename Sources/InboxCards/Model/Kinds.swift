@@ -1,4 +1,5 @@
-/// The six InboxKit cell layouts.
+/// The card layouts: the six InboxKit cells (also the Android rich cards, without wallet), and the Android
+/// legacy row.
 public enum CardKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case banner
     case captioned
@@ -6,11 +7,66 @@ public enum CardKind: String, Sendable, Hashable, CaseIterable, CustomStringConv
     case carousel
     case video
     case wallet
+    /// The Android legacy inbox row (`InboxCardKind.DEFAULT`, `InboxAdapter.TEXT_VIEW_TYPE`): title, date, body,
+    /// an icon and an optional `b` banner; no buttons, no pin. Every message on SDK ≤ 6.11; on 6.12+ every
+    /// message without a known displayType while `richCardsHeuristicEnabled` is off. It is not `classic`.
+    case legacy
 
     public var description: String { rawValue }
 
-    /// Only these kinds render the `buttons` row.
+    /// The kinds a `displayType` (or `--force-kind`) can name; `legacy` is an outcome, never a request.
+    public static let requestable: [CardKind] = [.banner, .captioned, .classic, .carousel, .video, .wallet]
+
+    /// The kind a lowercased `displayType` names (`legacy` names none: it is no displayType value).
+    static func named(_ lowered: String) -> CardKind? {
+        guard let kind = CardKind(rawValue: lowered), kind != .legacy else { return nil }
+        return kind
+    }
+
+    /// Only these kinds render the `buttons` row (on both platforms).
     var rendersButtons: Bool { self == .classic || self == .captioned }
+}
+
+/// A pushwoosh-inbox-ui (Android SDK) generation whose card rules the resolver reproduces (android-inbox.md §2).
+public enum AndroidProfile: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+    /// SDK ≤ 6.11: one legacy row for every message.
+    case v6_11 = "6.11"
+    /// SDK 6.12.0: rich cards; captioned needs only a hero, carousel only slides (at most 10).
+    case v6_12 = "6.12"
+    /// SDK 6.13.0–6.15.x: captioned and carousel need a title and a body, at most 5 slides. 6.15.0 changed no
+    /// card rule (`InboxCardKind.kt` is unchanged), only where a video card's row tap goes.
+    case v6_13 = "6.13"
+
+    /// The profile used when none is asked for.
+    public static let latest: AndroidProfile = .v6_13
+
+    /// A `--android-sdk` value: a profile name, or `6.15` (an alias of 6.13: same card rules).
+    public init?(argument: String) {
+        if argument == "6.15" {
+            self = .v6_13
+        } else {
+            self.init(rawValue: argument)
+        }
+    }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: AndroidProfile, rhs: AndroidProfile) -> Bool { lhs.rank < rhs.rank }
+
+    private var rank: Int {
+        switch self {
+        case .v6_11: 0
+        case .v6_12: 1
+        case .v6_13: 2
+        }
+    }
+
+    /// 6.12 added the rich cards (`InboxCardKind.kt` first appears at a9a39ef).
+    var hasRichCards: Bool { self >= .v6_12 }
+    /// 6.13 made captioned and carousel require a title and a body (`hasText`).
+    var requiresTitleAndBody: Bool { self >= .v6_13 }
+    /// `InboxCarouselSlide.MAX_SLIDES`: 10 in 6.12, 5 from 6.13.
+    var slideCap: Int { self >= .v6_13 ? 5 : 10 }
 }
 
 /// An InboxKit SDK generation whose card rules the resolver reproduces (inboxkit-cards.md §3).
@@ -42,6 +98,7 @@ public enum SDKProfile: String, Sendable, Hashable, CaseIterable, Comparable, Cu
         switch kind {
         case .banner, .captioned, .classic: true
         case .carousel, .video, .wallet: self >= .v7_1
+        case .legacy: false
         }
     }
 
@@ -59,7 +116,7 @@ public enum SDKProfile: String, Sendable, Hashable, CaseIterable, Comparable, Cu
 public enum Platform: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// InboxKit (the iOS SDK, also Mac Catalyst).
     case ios
-    /// The Android inbox: one fixed layout for every message.
+    /// The Android inbox (pushwoosh-inbox-ui): rich cards from SDK 6.12, the legacy row before.
     case android
 
     public var description: String { rawValue }
@@ -77,18 +134,47 @@ public enum Platform: String, Sendable, Hashable, CaseIterable, CustomStringConv
     }
 }
 
-/// What the resolver produces: which profiles and platforms, and an optional forced kind.
+/// What the resolver produces: which profiles and platforms, an optional forced kind, and the moment the inbox
+/// is looked at.
 public struct ResolveOptions: Sendable, Hashable {
     /// SDK profiles to resolve every iOS card for (one card per profile), in output order.
     public var profiles: [SDKProfile]
     /// Platforms to resolve for, in output order.
     public var platforms: [Platform]
     /// The code-side `forceCellKind` (`--force-kind`): wins for every iOS message and skips every degrade check.
+    /// Android has no equivalent; it is ignored there (and the run says so).
     public var forceKind: CardKind?
+    /// Android SDK profiles to resolve every Android card for (one card per profile), in output order.
+    public var androidProfiles: [AndroidProfile]
+    /// `PushwooshInboxStyle.richCardsHeuristicEnabled` (`--android-heuristic`): off by default, as in the SDK.
+    public var androidHeuristic: Bool
+    /// The moment the inbox is looked at (`--at`), in seconds since 1970: messages that expired before it are not
+    /// shown. `nil` = the time of the resolve.
+    public var at: Int64?
 
-    public init(profiles: [SDKProfile] = [.latest], platforms: [Platform] = [.ios], forceKind: CardKind? = nil) {
+    public init(
+        profiles: [SDKProfile] = [.latest], platforms: [Platform] = [.ios], forceKind: CardKind? = nil,
+        androidProfiles: [AndroidProfile] = [.latest], androidHeuristic: Bool = false, at: Int64? = nil
+    ) {
         self.profiles = profiles
         self.platforms = platforms
         self.forceKind = forceKind
+        self.androidProfiles = androidProfiles
+        self.androidHeuristic = androidHeuristic
+        self.at = at
+    }
+
+    /// `SDK 7.2; ios` — or with Android, `SDK 7.2; Android SDK 6.13; ios, android` (and `, heuristic on`): the
+    /// profiles and platforms a report's header names.
+    public var targetDescription: String {
+        var parts: [String] = []
+        if platforms.contains(.ios) { parts.append("SDK " + profiles.map(\.rawValue).joined(separator: ", ")) }
+        if platforms.contains(.android) {
+            parts.append(
+                "Android SDK " + androidProfiles.map(\.rawValue).joined(separator: ", ")
+                    + (androidHeuristic ? " (heuristic on)" : ""))
+        }
+        parts.append(platforms.map(\.rawValue).joined(separator: ", "))
+        return parts.joined(separator: "; ")
     }
 }

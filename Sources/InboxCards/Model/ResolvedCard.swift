@@ -132,13 +132,17 @@ public struct CardButton: Sendable, Hashable {
     public var title: String
     /// What a tap does.
     public var action: Action
+    /// Whether the card draws the button: only classic and captioned cards draw buttons (Android: the first
+    /// three). Buttons decoded on other kinds are listed with `rendered: false`.
+    public var rendered: Bool
 
-    public init(title: String, action: Action) {
+    public init(title: String, action: Action, rendered: Bool = true) {
         self.title = title
         self.action = action
+        self.rendered = rendered
     }
 
-    /// `{"title", "action", "url"?, "payload"?}` with URLs and URL-looking strings redacted.
+    /// `{"title", "action", "url"?, "payload"?, "rendered"}` with URLs and URL-looking strings redacted.
     public var json: JSONValue {
         var object = JSONObject([("title", .string(Redaction.redactText(title))), ("action", .string(action.name))])
         switch action {
@@ -146,6 +150,7 @@ public struct CardButton: Sendable, Hashable {
         case .custom(let payload): object["payload"] = Redact.json(.object(payload))
         case .dismiss, .markRead: break
         }
+        object["rendered"] = .bool(rendered)
         return .object(object)
     }
 
@@ -165,12 +170,135 @@ public struct CardButton: Sendable, Hashable {
             writer.value(Redact.json(.object(payload)))
         case .dismiss, .markRead: break
         }
+        writer.key("rendered")
+        writer.bool(rendered)
         writer.endObject()
+    }
+}
+
+/// What one tap target of a card does (inboxkit-cards.md §5, android-inbox.md §2.7): the row, the video poster,
+/// a carousel slide, a button, the "Add to Apple Wallet" button.
+public struct TapAction: Sendable, Hashable {
+    /// Where the user taps.
+    public enum Target: String, Sendable, Hashable {
+        case row
+        case poster
+        case slide
+        case button
+        case addToWallet
+    }
+
+    /// What the tap does.
+    public enum Action: String, Sendable, Hashable {
+        /// Opens `url` (a slide's or an openURL button's).
+        case openURL
+        case dismiss
+        case markRead
+        /// Hands the button's payload to the app.
+        case custom
+        /// Runs the message's own action: its link `l` or rich media `rm` (`url` says which).
+        case messageAction
+        /// Opens the message without an action of its own (marks it read/opened).
+        case openMessage
+        /// Opens the full-screen video player.
+        case playVideo
+        /// Downloads the pass (the system add sheet).
+        case addPass
+        /// The SDK refuses the URL (unsafe or no scheme): nothing opens.
+        case refused
+    }
+
+    public var target: Target
+    /// The slide's or button's position; `nil` for the row, poster and wallet button.
+    public var index: Int?
+    public var action: Action
+    /// The URL opened (`openURL`, `messageAction` with a link), as in the input: never print it unredacted.
+    public var url: String?
+    /// `link` or `richMedia` for a message action.
+    public var via: String?
+    /// The card offers a destination here that the message's own action (`l`/`rm`) replaces (iOS 7.2), so the
+    /// card's destination is never reached. (When a card's destination replaces the message action, as a video
+    /// row on Android 6.15, `overridden` is false and ``note`` says so.)
+    public var overridden: Bool
+    /// What differs between the SDK versions of the profile, or why.
+    public var note: String?
+
+    public init(
+        target: Target, index: Int? = nil, action: Action, url: String? = nil, via: String? = nil,
+        overridden: Bool = false, note: String? = nil
+    ) {
+        self.target = target
+        self.index = index
+        self.action = action
+        self.url = url
+        self.via = via
+        self.overridden = overridden
+        self.note = note
+    }
+
+    /// `{"target", "index", "action", "url", "via", "overridden", "note"}` with the URL redacted.
+    public var json: JSONValue {
+        .object(
+            JSONObject([
+                ("target", .string(target.rawValue)), ("index", index.map(JSONValue.int) ?? .null),
+                ("action", .string(action.rawValue)), ("url", .optional(url.map(Redaction.redactURL))),
+                ("via", .optional(via)), ("overridden", .bool(overridden)), ("note", .optional(note)),
+            ]))
+    }
+}
+
+extension TapAction: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The redacted JSON text: printing a tap target never shows the secrets of its URL.
+    public var description: String { json.serialized() }
+    public var debugDescription: String { description }
+}
+
+/// One element of a card's `carousel` array as the SDK decoded it: kept (with its position in the rendered
+/// carousel) or dropped, and why.
+public struct SlideRecord: Sendable, Hashable {
+    /// The element's index in the input's `carousel` array.
+    public var index: Int
+    /// Its position among the rendered slides; `nil` when it was dropped.
+    public var position: Int?
+    public var image: String?
+    public var title: String?
+    /// The slide's own tap target; `nil` = a tap runs the row action.
+    public var url: String?
+    /// Why the SDK dropped it (`nil` when kept).
+    public var droppedReason: String?
+
+    public init(
+        index: Int, position: Int?, image: String?, title: String?, url: String?, droppedReason: String?
+    ) {
+        self.index = index
+        self.position = position
+        self.image = image
+        self.title = title
+        self.url = url
+        self.droppedReason = droppedReason
+    }
+
+    /// `{"index", "position", "image", "title", "url", "dropped", "reason"}`, redacted.
+    public var json: JSONValue {
+        .object(
+            JSONObject([
+                ("index", .int(index)), ("position", position.map(JSONValue.int) ?? .null),
+                ("image", .optional(image.map(Redaction.redactURL))),
+                ("title", .optional(title.map(Redaction.redactText))),
+                ("url", .optional(url.map(Redaction.redactURL))), ("dropped", .bool(droppedReason != nil)),
+                ("reason", .optional(droppedReason)),
+            ]))
     }
 }
 
 extension CardButton: CustomStringConvertible, CustomDebugStringConvertible {
     /// The button's redacted JSON text: printing a button never shows the secrets of its URL.
+    public var description: String { json.serialized() }
+    public var debugDescription: String { description }
+}
+
+extension SlideRecord: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The redacted JSON text.
     public var description: String { json.serialized() }
     public var debugDescription: String { description }
 }
@@ -181,8 +309,10 @@ public struct ResolvedCard: Sendable, Hashable {
     public var id: String
     /// The inbox message code (`?` in the SDK log when absent).
     public var code: String?
-    /// The iOS SDK profile; `nil` for Android, whose inbox has no profiles.
+    /// The iOS SDK profile; `nil` for Android cards.
     public var sdk: SDKProfile?
+    /// The Android SDK profile; `nil` for iOS cards.
+    public var androidSDK: AndroidProfile? = nil
     /// The platform the card renders on.
     public var platform: Platform
     /// The language of a per-language title/body; `nil` when the message is not per-language.
@@ -191,17 +321,20 @@ public struct ResolvedCard: Sendable, Hashable {
     public var requested: CardKind
     /// The kind that renders.
     public var resolved: CardKind
-    /// The card renders as `classic` instead of ``requested``.
+    /// The card does not render as ``requested``: as `classic` (a missing payload), as the heuristic's kind (a kind
+    /// SDK 7.0 does not know) or as the legacy row (a rich card on Android 6.11).
     public var degraded: Bool
-    /// Why (iOS: the exact SDK text such as `no title/body`).
+    /// Why (the exact SDK text such as `no title/body`, or the product's for a degrade of intent).
     public var degradeReason: String?
-    /// The line the iOS SDK logs at WARN for a degraded card, to match device logs.
+    /// The line the SDK logs about the card, to match device logs: the WARN line of a degraded card (iOS 7.1+,
+    /// Android 6.12+), or the INFO line SDK 7.0 logs on every resolve.
     public var sdkLog: String?
     /// `--force-kind` decided the kind.
     public var forced: Bool
-    /// The message floats to the top of the feed with a pin glyph.
+    /// The card shows a pin (iOS: and floats to the top of the feed; Android rich cards: a chip or icon, no
+    /// sorting; the legacy row shows none and is never pinned).
     public var pinned: Bool
-    /// Rendered buttons (empty when the kind or platform renders none).
+    /// Decoded buttons; ``CardButton/rendered`` says which the card draws.
     public var buttons: [CardButton]
     /// VoiceOver labels of the rich parts: slide captions (or "Slide"), "Play video".
     public var accessibilityLabels: [String]
@@ -213,15 +346,28 @@ public struct ResolvedCard: Sendable, Hashable {
     public var title: String? = nil
     /// The body shown for this card's language (after the `en` fallback), for previews.
     public var body: String? = nil
+    /// What each tap target does.
+    public var tapActions: [TapAction] = []
+    /// Every element of the `carousel` array the card reads, kept or dropped: cards that asked for a carousel (a
+    /// degraded one too, to show why no slide was usable).
+    public var slides: [SlideRecord] = []
+    /// The card's place (0 = top) in its feed: the visible cards of one platform, profile and language, ordered as
+    /// that SDK orders them (iOS: pinned, unread, newest; Android: source, send date, order). Set by
+    /// ``CardResolver/run(_:)``.
+    public var feedPosition: Int? = nil
+
+    /// The SDK profile's name for either platform (`7.2`, `6.13`).
+    public var profileName: String? { sdk?.rawValue ?? androidSDK?.rawValue }
 
     /// The card in the report's key order: `id, code, sdk, platform, language, requested, resolved, degraded,
-    /// degradeReason, sdkLog, findings, assets`, then `forced, pinned, buttons, accessibility, title, body`.
+    /// degradeReason, sdkLog, findings, assets`, then `forced, pinned, buttons, accessibility, title, body,
+    /// tapActions, slides, feedPosition`. `sdk` is the profile of either platform (`7.2`, `6.13`).
     public var json: JSONValue {
         .object(
             JSONObject([
                 ("id", .string(id)),
                 ("code", .optional(code)),
-                ("sdk", .optional(sdk?.rawValue)),
+                ("sdk", .optional(profileName)),
                 ("platform", .string(platform.rawValue)),
                 ("language", .optional(language)),
                 ("requested", .string(requested.rawValue)),
@@ -237,6 +383,9 @@ public struct ResolvedCard: Sendable, Hashable {
                 ("accessibility", .array(accessibilityLabels.map { .string(Redaction.redactText($0)) })),
                 ("title", .optional(title.map(Redaction.redactText))),
                 ("body", .optional(body.map(Redaction.redactText))),
+                ("tapActions", .array(tapActions.map(\.json))),
+                ("slides", .array(slides.map(\.json))),
+                ("feedPosition", feedPosition.map(JSONValue.int) ?? .null),
             ]))
     }
 
@@ -248,7 +397,7 @@ public struct ResolvedCard: Sendable, Hashable {
         writer.key("code")
         writer.string(code)
         writer.key("sdk")
-        writer.string(sdk?.rawValue)
+        writer.string(profileName)
         writer.key("platform")
         writer.string(platform.rawValue)
         writer.key("language")
@@ -287,6 +436,16 @@ public struct ResolvedCard: Sendable, Hashable {
         writer.string(title.map(Redaction.redactText))
         writer.key("body")
         writer.string(body.map(Redaction.redactText))
+        writer.key("tapActions")
+        writer.beginArray()
+        for action in tapActions { writer.value(action.json) }
+        writer.endArray()
+        writer.key("slides")
+        writer.beginArray()
+        for slide in slides { writer.value(slide.json) }
+        writer.endArray()
+        writer.key("feedPosition")
+        if let feedPosition { writer.int(feedPosition) } else { writer.null() }
         writer.endObject()
     }
 }

@@ -53,6 +53,63 @@ public struct MessageText: Sendable, Hashable {
     }
 }
 
+/// What the Android SDK reads where it differs from iOS (android-inbox.md §1): the title and body it shows, the
+/// actionParams it parses, and findings that hold on Android only. `nil` members mean "as on iOS".
+struct AndroidReading: Sendable, Hashable {
+    /// The title Android shows (createMessage `android_header` else `title`; push `header`); `nil` = iOS's.
+    var title: MessageText??
+    /// The body Android shows (push `title`); `nil` = iOS's.
+    var body: MessageText??
+    var titlePath: String?
+    var bodyPath: String?
+    /// actionParams as Android parses them; `nil` = as on iOS.
+    var levels: [ParamLevel]?
+    /// Findings that hold on Android only.
+    var findings: [Finding] = []
+}
+
+/// The facts that decide whether an inbox shows a message, and its place in the feed (android-inbox.md §3, §4).
+/// They are evaluated per platform at resolve time, against `--at`.
+struct Delivery: Sendable, Hashable {
+    /// Where the inbox entry came from: the service feed, a delivered push, or a createMessage request (which
+    /// reaches the inbox as the feed's copy: it is ordered as a service message).
+    enum Source: Sendable, Hashable {
+        case service
+        case push
+    }
+
+    var source: Source = .service
+    /// Required feed keys the message lacks (`inbox_id, order, rt, text, action_type, status`).
+    var missingFeedKeys: [String] = []
+    /// Feed `status`, `action_type`, `order`, `rt` as written, with their paths (`nil` = absent).
+    var status: (value: JSONValue, path: String)?
+    var actionType: (value: JSONValue, path: String)?
+    var order: (value: JSONValue, path: String)?
+    /// Feed `rt`, or a push's `inbox_params.rt`.
+    var expiry: (value: JSONValue, path: String)?
+    /// Feed or push `send_date` (seconds), createMessage `send_date` as written.
+    var sendDate: (value: JSONValue, path: String)?
+    /// createMessage `inbox_date` (`YYYY-MM-DD`) as written.
+    var inboxDate: (value: JSONValue, path: String)?
+    /// createMessage `inbox_days` when it is a whole number.
+    var inboxDays: Int?
+
+    static func == (lhs: Delivery, rhs: Delivery) -> Bool {
+        lhs.source == rhs.source && lhs.missingFeedKeys == rhs.missingFeedKeys && lhs.status?.value == rhs.status?.value
+            && lhs.actionType?.value == rhs.actionType?.value && lhs.order?.value == rhs.order?.value
+            && lhs.expiry?.value == rhs.expiry?.value
+            && lhs.sendDate?.value == rhs.sendDate?.value && lhs.inboxDate?.value == rhs.inboxDate?.value
+            && lhs.inboxDays == rhs.inboxDays
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(missingFeedKeys)
+        hasher.combine(status?.value)
+        hasher.combine(expiry?.value)
+        hasher.combine(sendDate?.value)
+    }
+}
+
 /// One level of actionParams the SDK looks values up in: the root, `u`, or `userdata`.
 struct ParamLevel: Sendable, Hashable {
     enum Name: String, Sendable, Hashable {
@@ -125,11 +182,18 @@ public struct InboxMessage: Sendable, Hashable {
     /// Problems found while reading this message; they are copied into every card of the message.
     public var findings: [Finding]
 
-    /// actionParams as the SDK sees them, in lookup order: root, `u`, `userdata`.
+    /// actionParams as the SDK sees them, in lookup order: root, `u`, `userdata` (the iOS view; Android's is
+    /// ``android`` when it differs).
     var levels: [ParamLevel]
     /// Where the title and body came from (for language findings).
     var titlePath = ""
     var bodyPath = ""
+    /// Findings that hold on iOS only (they are copied into the iOS cards, not the Android ones).
+    var iosFindings: [Finding] = []
+    /// What the Android SDK reads of the message: its own title, body and actionParams (android-inbox.md §1).
+    var android = AndroidReading()
+    /// What decides whether the inbox shows the message at all, and where in the feed.
+    var delivery = Delivery()
 
     /// How the custom data `u` (createMessage `data`) arrived.
     public enum CustomDataForm: String, Sendable, Hashable {

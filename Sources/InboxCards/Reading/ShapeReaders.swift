@@ -159,17 +159,29 @@ struct FieldDecoder {
 
 /// A createMessage notification.
 enum NotificationReader {
+    /// Request fields whose values the device gets at the actionParams root, on both platforms.
+    static let sharedRootFields = [("link", "l"), ("rich_media", "rm")]
+    /// Keys the card rules read at the actionParams root: when one arrives through `*_root_params` only, the card
+    /// depends on the push-delivered copy of the message.
+    static let cardKeys: Set<String> = [
+        "displayType", "carousel", "video", "wallet", "buttons", "pinned", "attachment", "image", "b", "u",
+    ]
+
     static func read(_ object: JSONObject, id: String, path: String, options: ReaderOptions) -> InboxMessage {
         var decoder = FieldDecoder(options: options)
         func key(_ name: String) -> String { JSONPath.key(path, name) }
 
-        // iOS shows `ios_title` when it is set; a wrong-typed one is reported and `title` is used instead.
-        var title = decoder.text(object["ios_title"], path: key("ios_title"))
-        var titlePath = key("ios_title")
-        if title == nil {
-            title = decoder.text(object["title"], path: key("title"))
-            titlePath = key("title")
-        }
+        let shared = decoder.text(object["title"], path: key("title"))
+        // iOS shows `ios_title`, Android `android_header`, when they are set; `title` otherwise. "Ignored if
+        // platform-specific titles are specified" (createMessage docs): an empty platform title is specified, so
+        // it wins and the card has no title. That is the reading to warn about (the marketer meant `title`).
+        var iosFindings: [Finding] = []
+        var androidFindings: [Finding] = []
+        let (iosTitle, iosTitlePath) = platformTitle(
+            "ios_title", object: object, shared: shared, path: path, decoder: &decoder, findings: &iosFindings)
+        let (androidTitle, androidTitlePath) = platformTitle(
+            "android_header", object: object, shared: shared, path: path, decoder: &decoder,
+            findings: &androidFindings)
         let body = decoder.text(object["content"], path: key("content"))
         let image = decoder.string(object["inbox_image"], path: key("inbox_image"))
 
@@ -177,40 +189,106 @@ enum NotificationReader {
             guard let value = object[name] else { return false }
             return value != .null
         }
-        checkInboxDays(object["inbox_days"], path: key("inbox_days"), decoder: &decoder)
-        _ = decoder.string(object["inbox_date"], path: key("inbox_date"))
-
-        // The device gets `data` as `u`, and the iOS attachment / Android banner as root `attachment` / `b`.
-        var rootObject = JSONObject()
-        var aliases: [String: String] = [:]
-        for (field, rootKey) in [("ios_attachment", "attachment"), ("android_banner", "b")] {
-            if let value = object[field], value != .null {
-                rootObject[rootKey] = value
-                aliases[rootKey] = key(field)
-            }
+        var delivery = Delivery()
+        delivery.inboxDays = checkInboxDays(object["inbox_days"], path: key("inbox_days"), decoder: &decoder)
+        if let value = object["inbox_date"], value != .null {
+            delivery.inboxDate = (value, key("inbox_date"))
         }
-        let root = ParamLevel(name: .root, object: rootObject, path: path, aliases: aliases)
-        var levels = [root]
+        if let value = object["send_date"], value != .null {
+            delivery.sendDate = (value, key("send_date"))
+        }
+
+        // The device gets `data` as `u`, `link` as `l`, `rich_media` as `rm`; the iOS payload gets `ios_attachment`
+        // as `attachment` and the `ios_root_params` keys at its root, the Android payload `android_banner` as `b`
+        // and the `android_root_params` keys (help-centre "Push Notification payload keys").
         let (u, form) = decoder.customData(object["data"], path: key("data"))
-        if let u { levels.append(u) }
+        func root(platformField: (String, String), rootParams: String, findings: inout [Finding]) -> ParamLevel {
+            var rootObject = JSONObject()
+            var aliases: [String: String] = [:]
+            var viaRootParams: [String] = []
+            switch object[rootParams] {
+            case .object(let params)?:
+                for (name, value) in params where value != .null {
+                    rootObject[name] = value
+                    aliases[name] = JSONPath.key(key(rootParams), name)
+                    if cardKeys.contains(name) { viaRootParams.append(name) }
+                }
+            case nil, .null?: break
+            case let other?: decoder.wrongType(other, expected: "an object", path: key(rootParams))
+            }
+            for (field, rootKey) in sharedRootFields + [platformField] {
+                if let value = object[field], value != .null {
+                    rootObject[rootKey] = value
+                    aliases[rootKey] = key(field)
+                    viaRootParams.removeAll { $0 == rootKey }
+                }
+            }
+            if !viaRootParams.isEmpty {
+                findings.append(
+                    .redacted(
+                        .warning, CardFindingCode.rootParams,
+                        "\(viaRootParams.joined(separator: ", ")) from \(rootParams) reach actionParams when the inbox "
+                            + "entry comes from the push; whether the copy the inbox loads from the server carries "
+                            + "them is not documented (unverified): the card may render differently from there",
+                        path: key(rootParams)))
+            }
+            return ParamLevel(name: .root, object: rootObject, path: path, aliases: aliases)
+        }
+        var iosLevels = [
+            root(platformField: ("ios_attachment", "attachment"), rootParams: "ios_root_params", findings: &iosFindings)
+        ]
+        var androidLevels = [
+            root(platformField: ("android_banner", "b"), rootParams: "android_root_params", findings: &androidFindings)
+        ]
+        if let u {
+            iosLevels.append(u)
+            androidLevels.append(u)
+        }
 
         let targets = targets(object["platforms"], path: key("platforms"), decoder: &decoder)
-        return InboxMessage(
-            id: id, shape: .createMessage, path: path, code: nil, title: title, body: body,
+        var message = InboxMessage(
+            id: id, shape: .createMessage, path: path, code: nil, title: iosTitle, body: body,
             imageURL: image, imagePath: key("inbox_image"), reachesInbox: eligible, targets: targets,
-            customDataForm: form, findings: decoder.findings, levels: levels, titlePath: titlePath,
+            customDataForm: form, findings: decoder.findings, levels: iosLevels, titlePath: iosTitlePath,
             bodyPath: key("content"))
+        message.iosFindings = iosFindings
+        message.android = AndroidReading(
+            title: .some(androidTitle), body: nil, titlePath: androidTitlePath, bodyPath: nil, levels: androidLevels,
+            findings: androidFindings)
+        message.delivery = delivery
+        return message
     }
 
-    /// Pushwoosh keeps inbox messages at most 30 days.
-    static func checkInboxDays(_ value: JSONValue?, path: String, decoder: inout FieldDecoder) {
+    /// The title one platform shows: its own field (`ios_title`, `android_header`) when set, else `title`.
+    private static func platformTitle(
+        _ field: String, object: JSONObject, shared: MessageText?, path: String, decoder: inout FieldDecoder,
+        findings: inout [Finding]
+    ) -> (MessageText?, String) {
+        let fieldPath = JSONPath.key(path, field)
+        guard let own = decoder.text(object[field], path: fieldPath) else {
+            return (shared, JSONPath.key(path, "title"))
+        }
+        if own.plain == "", shared != nil {
+            findings.append(
+                .redacted(
+                    .warning, CardFindingCode.emptyPlatformTitle,
+                    "\(field) is empty: \"title\" is ignored when a platform-specific title is specified "
+                        + "(createMessage docs), so the card shows no title; remove \(field) to show title",
+                    path: fieldPath))
+        }
+        return (own, fieldPath)
+    }
+
+    /// Pushwoosh keeps inbox messages at most 30 days. Returns the whole number of days, when it is one.
+    @discardableResult
+    static func checkInboxDays(_ value: JSONValue?, path: String, decoder: inout FieldDecoder) -> Int? {
         switch value {
-        case nil, .null?: return
+        case nil, .null?: return nil
         case .number(let number)?:
             guard let days = number.intValue else {
                 decoder.add(
                     .warning, CardFindingCode.inboxDays, "inbox_days \(number.text) is not a whole number", path: path)
-                return
+                return nil
             }
             if days > 30 {
                 decoder.add(
@@ -220,8 +298,10 @@ enum NotificationReader {
             } else if days < 1 {
                 decoder.add(.warning, CardFindingCode.inboxDays, "inbox_days \(days) is below 1", path: path)
             }
+            return days
         case let other?:
             decoder.wrongType(other, expected: "a number of days (1–30)", path: path)
+            return nil
         }
     }
 
@@ -248,11 +328,17 @@ enum NotificationReader {
 
 /// A message of the inbox feed (`getInboxMessages`).
 enum FeedReader {
+    /// The keys both SDKs require of a feed message (Android `InboxMessageInternal.setJsonObject`, iOS
+    /// `validateDictionary`); a message without one is dropped.
+    static let requiredKeys = ["inbox_id", "order", "rt", "text", "action_type", "status"]
+
     static func read(_ object: JSONObject, id: String, path: String, options: ReaderOptions) -> InboxMessage {
         var decoder = FieldDecoder(options: options)
         func key(_ name: String) -> String { JSONPath.key(path, name) }
         func paramsPath() -> String { key("action_params") }
         var levels: [ParamLevel] = []
+        var androidLevels: [ParamLevel]?
+        var iosFindings: [Finding] = []
         var form = InboxMessage.CustomDataForm.absent
         switch object["action_params"] {
         case nil, .null?: break
@@ -261,25 +347,40 @@ enum FeedReader {
                 (levels, form) = decoder.levels(
                     root: ParamLevel(name: .root, object: params, parent: path, key: "action_params"))
             }
-        case .object?:
-            // The wire format is a JSON string; the iOS SDK does not decode an object here.
-            decoder.add(
-                .warning, CardFindingCode.actionParamsObject,
-                "action_params is an object, not a JSON-encoded string: the iOS SDK sees no actionParams "
-                    + "(no displayType, custom data, buttons or pinning)", path: paramsPath())
+        case .object(let params)?:
+            // The wire format is a JSON string. The iOS SDK does not decode an object here; Android's org.json
+            // `getString` returns the object's JSON text, which `InboxCardKind.parseActionParams` parses again.
+            iosFindings.append(
+                .redacted(
+                    .warning, CardFindingCode.actionParamsObject,
+                    "action_params is an object, not a JSON-encoded string: the iOS SDK sees no actionParams "
+                        + "(no displayType, custom data, buttons or pinning); Android reads it", path: paramsPath()))
+            (androidLevels, form) = decoder.levels(
+                root: ParamLevel(name: .root, object: params, parent: path, key: "action_params"))
         case let other?:
             decoder.add(
                 .warning, CardFindingCode.actionParamsInvalid,
                 "action_params is \(other.typeName), expected a JSON-encoded object: the SDK sees no actionParams",
                 path: paramsPath())
         }
-        return InboxMessage(
+        var delivery = Delivery()
+        delivery.missingFeedKeys = requiredKeys.filter { object[$0] == nil }
+        delivery.status = object["status"].map { ($0, key("status")) }
+        delivery.actionType = object["action_type"].map { ($0, key("action_type")) }
+        delivery.order = object["order"].map { ($0, key("order")) }
+        delivery.expiry = object["rt"].map { ($0, key("rt")) }
+        delivery.sendDate = object["send_date"].map { ($0, key("send_date")) }
+        var message = InboxMessage(
             id: id, shape: .feed, path: path, code: decoder.code(object["inbox_id"], path: key("inbox_id")),
             title: decoder.text(object["title"], path: key("title")),
             body: decoder.text(object["text"], path: key("text")),
             imageURL: decoder.string(object["image"], path: key("image")), imagePath: key("image"),
             reachesInbox: true, targets: nil, customDataForm: form, findings: decoder.findings, levels: levels,
             titlePath: key("title"), bodyPath: key("text"))
+        message.iosFindings = iosFindings
+        message.android.levels = androidLevels
+        message.delivery = delivery
+        return message
     }
 }
 
@@ -306,20 +407,39 @@ enum PushReader {
         case nil, .null?: break
         case let other?: decoder.wrongType(other, expected: "an object", path: key("aps"))
         }
+        // `inbox_params` is an object in an iOS userInfo and a JSON string in an Android bundle.
         let paramsPath = key("inbox_params")
         var image: String?
+        var delivery = Delivery()
+        delivery.source = .push
+        var params: JSONObject?
         switch object["inbox_params"] {
-        case .object(let params)?: image = decoder.string(params["image"], path: JSONPath.key(paramsPath, "image"))
+        case .object(let object)?: params = object
+        case .string(let text)?:
+            params = decoder.parseObject(text, path: paramsPath, code: CardFindingCode.inputWrongType)
         case nil, .null?: break
         case let other?: decoder.wrongType(other, expected: "an object", path: paramsPath)
         }
+        if let params {
+            image = decoder.string(params["image"], path: JSONPath.key(paramsPath, "image"))
+            delivery.expiry = params["rt"].map { ($0, JSONPath.key(paramsPath, "rt")) }
+        }
+        delivery.sendDate = object["send_date"].map { ($0, key("send_date")) }
         let code = decoder.code(object["pw_inbox"], path: key("pw_inbox"))
         let (levels, form) = decoder.levels(root: ParamLevel(name: .root, object: object, path: path))
-        return InboxMessage(
+        // Android's `InboxPayloadDataProvider`: the title is the bundle's `header`, the body its `title`.
+        let androidTitle = decoder.text(object["header"], path: key("header"))
+        let androidBody = decoder.text(object["title"], path: key("title"))
+        var message = InboxMessage(
             id: id, shape: .push, path: path, code: code, title: title, body: body, imageURL: image,
             imagePath: JSONPath.key(paramsPath, "image"), reachesInbox: code != nil, targets: nil,
             customDataForm: form, findings: decoder.findings, levels: levels,
             titlePath: JSONPath.key(alertPath, "title"),
             bodyPath: bodyPath)
+        message.android = AndroidReading(
+            title: .some(androidTitle), body: .some(androidBody), titlePath: key("header"), bodyPath: key("title"),
+            levels: nil, findings: [])
+        message.delivery = delivery
+        return message
     }
 }

@@ -1,17 +1,21 @@
 import Findings
 import StrictJSON
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Works out the card each message becomes, per SDK profile × platform × language, exactly as
-/// InboxKit does (`inboxkit-cards.md`).
+/// InboxKit (`inboxkit-cards.md`) and the Android inbox-ui (`android-inbox.md`) do.
 ///
 /// Decisions the reference leaves open, made here:
 /// - A createMessage notification whose `platforms` excludes a platform gets no card for it; when it
 ///   targets none of the resolved platforms the run reports `input.platformNotTargeted`.
 /// - A per-language title or body lacking the language being resolved shows its `en` text
 ///   (`card.languageFallback`), else nothing (`card.languageMissing`).
-/// - Android cards are produced once per message and language (`sdk` is `nil`): the Android inbox has no
-///   profiles, no displayType and no forced kind. `requested` is the explicit displayType (else classic), and
-///   the card is degraded when that is anything but classic.
+/// - Android cards are produced per message, language and Android profile (`androidSDK`; `android-inbox.md`):
+///   no forced kind there; `legacy` is the legacy row. Messages an inbox does not show (``Visibility``) get no
+///   card on that platform.
 /// - Lookups are typed, like the SDK's `as? T` chains: a value of the wrong type at one level is skipped
 ///   (`card.wrongType`) and the next level is tried. That is why an explicit `pinned: false` ends the
 ///   lookup while the string `"true"` does not.
@@ -24,33 +28,52 @@ public struct CardResolver: Sendable {
         self.options = options
     }
 
-    /// Cards of every message that reaches the inbox, in message order, then language, platform, profile.
+    /// The moment visibility is judged at: `--at`, else now.
+    var moment: Int64 { options.at ?? Int64(time(nil)) }
+
+    /// Cards of every message the inbox shows, in message order, then language, platform, profile.
     public func resolve(_ messages: [InboxMessage]) -> [ResolvedCard] {
         var cards: [ResolvedCard] = []
         cards.reserveCapacity(messages.count * options.profiles.count)
-        for message in messages { resolve(message, into: &cards) }
+        var ignored: [SourcedFinding] = []
+        let at = moment
+        for message in messages { _ = resolve(message, at: at, into: &cards, findings: &ignored) }
         return cards
     }
 
-    /// The cards of one message (none for a plain push or an untargeted platform).
+    /// The cards of one message (none for a plain push, an untargeted platform or a message the inbox hides).
     public func resolve(_ message: InboxMessage) -> [ResolvedCard] {
         var cards: [ResolvedCard] = []
-        resolve(message, into: &cards)
+        var ignored: [SourcedFinding] = []
+        _ = resolve(message, at: moment, into: &cards, findings: &ignored)
         return cards
     }
 
-    /// Resolves a whole read: cards plus the input findings (and `input.platformNotTargeted` for messages
-    /// that target none of the resolved platforms).
+    /// Resolves a whole read: cards (with their ``ResolvedCard/feedPosition``) plus the input findings:
+    /// `input.platformNotTargeted` for messages that target none of the resolved platforms, and the visibility
+    /// findings of messages an inbox does not show.
     public func run(_ batch: ReadBatch) -> ResolveRun {
         var cards: [ResolvedCard] = []
         cards.reserveCapacity(batch.messages.count * options.profiles.count)
         var inputFindings = batch.findings
+        if let forced = options.forceKind, options.platforms.contains(.android) {
+            inputFindings.append(
+                SourcedFinding(
+                    source: "--force-kind",
+                    finding: .info(
+                        CardFindingCode.forceKindUnavailable,
+                        "forceCellKind (\(forced)) is an InboxKit (iOS) setting: the Android SDK has no equivalent, "
+                            + "Android cards are resolved without it", path: nil)))
+        }
+        let at = moment
+        var order = FeedOrder()
         // Through the buffer: `for message in batch.messages` copies every message (a dozen retains) first.
         batch.messages.withUnsafeBufferPointer { messages in
             for index in messages.indices where messages[index].reachesInbox {
                 let before = cards.count
-                resolve(messages[index], into: &cards)
-                if cards.count == before {
+                let targeted = resolve(messages[index], at: at, into: &cards, findings: &inputFindings)
+                order.add(messages[index], cards: cards, range: before..<cards.count, at: at)
+                if !targeted {
                     let wanted = options.platforms.map(\.rawValue).joined(separator: ", ")
                     inputFindings.append(
                         SourcedFinding(
@@ -62,47 +85,94 @@ public struct CardResolver: Sendable {
                 }
             }
         }
+        order.assignPositions(to: &cards)
         return ResolveRun(
             options: options, messagesRead: batch.messages.count, inputFindings: inputFindings, cards: cards)
     }
 
-    private func resolve(_ message: InboxMessage, into cards: inout [ResolvedCard]) {
-        guard message.reachesInbox else { return }
+    /// Appends the message's cards; a platform whose inbox does not show the message gets none, and its reason
+    /// goes to `findings`. Returns whether the message targets any of the resolved platforms.
+    private func resolve(
+        _ message: InboxMessage, at: Int64, into cards: inout [ResolvedCard], findings: inout [SourcedFinding]
+    ) -> Bool {
+        guard message.reachesInbox else { return true }
+        var targeted = false
+        var visibility: [Platform: Visibility.Verdict] = [:]
+        for platform in options.platforms where message.targets?.contains(platform) ?? true {
+            targeted = true
+            let verdict = Visibility.judge(message, on: platform, at: at)
+            visibility[platform] = verdict
+            if !verdict.shown {
+                findings += verdict.findings.map { SourcedFinding(source: message.id, finding: $0) }
+            }
+        }
         let languages = message.languages
         let count = max(languages.count, 1)
         for position in 0..<count {
             let language = languages.isEmpty ? nil : languages[position]
-            for platform in options.platforms where message.targets?.contains(platform) ?? true {
+            for platform in options.platforms {
+                guard let verdict = visibility[platform], verdict.shown else { continue }
                 switch platform {
                 case .ios:
                     for profile in options.profiles {
-                        var context = CardContext(message: message, profile: profile, language: language)
+                        var context = CardContext(
+                            message: message, platform: .ios, profile: profile, language: language,
+                            extra: verdict.findings)
                         cards.append(context.resolveIOS(forceKind: options.forceKind))
                     }
                 case .android:
-                    var context = CardContext(message: message, profile: .latest, language: language)
-                    cards.append(context.resolveAndroid())
+                    for profile in options.androidProfiles {
+                        var context = CardContext(
+                            message: message, platform: .android, profile: .latest, androidProfile: profile,
+                            language: language, extra: verdict.findings)
+                        cards.append(context.resolveAndroid(heuristic: options.androidHeuristic))
+                    }
                 }
             }
         }
+        return targeted
     }
 }
 
 /// The state of resolving one card: the message, the profile, and the findings so far.
 struct CardContext {
     let message: InboxMessage
+    let platform: Platform
     let profile: SDKProfile
+    /// The Android profile (Android cards only).
+    let androidProfile: AndroidProfile
     let language: String?
+    /// actionParams as this platform's SDK sees them, in lookup order.
+    let levels: [ParamLevel]
     var findings: [Finding]
     /// Findings not kept because the card already has ``FindingBudget/perCard`` of them.
     var suppressed = 0
+    /// Every element of the `carousel` array the last ``decodeCarousel()`` read, kept or dropped.
+    var slideRecords: [SlideRecord] = []
 
-    init(message: InboxMessage, profile: SDKProfile, language: String?) {
+    init(
+        message: InboxMessage, platform: Platform, profile: SDKProfile, androidProfile: AndroidProfile = .latest,
+        language: String?, extra: [Finding] = []
+    ) {
         self.message = message
+        self.platform = platform
         self.profile = profile
+        self.androidProfile = androidProfile
         self.language = language
-        self.findings = message.findings
+        switch platform {
+        case .ios:
+            self.levels = message.levels
+            self.findings = message.findings + message.iosFindings + extra
+        case .android:
+            self.levels = message.android.levels ?? message.levels
+            self.findings = message.findings + message.android.findings + extra
+        }
     }
+
+    /// The actionParams root this SDK sees (`nil` when it sees none).
+    var root: ParamLevel? { levels.first { $0.name == .root } }
+    /// The decoded `u` object (`nil` when absent or unusable).
+    var customData: ParamLevel? { levels.first { $0.name == .u } }
 
     /// Adds a finding unless the card's budget is spent; the findings that say what the card renders as
     /// are always kept.
@@ -136,10 +206,13 @@ struct CardContext {
 
     /// The title and body shown for this card's language, reporting fallbacks.
     mutating func texts() -> (title: String?, body: String?) {
-        (
-            text(message.title, name: "title", path: message.titlePath),
-            text(message.body, name: "body", path: message.bodyPath)
-        )
+        var title = (message.title, message.titlePath)
+        var body = (message.body, message.bodyPath)
+        if platform == .android {
+            if let own = message.android.title { title = (own, message.android.titlePath ?? title.1) }
+            if let own = message.android.body { body = (own, message.android.bodyPath ?? body.1) }
+        }
+        return (text(title.0, name: "title", path: title.1), text(body.0, name: "body", path: body.1))
     }
 
     private mutating func text(_ text: MessageText?, name: String, path: String) -> String? {
@@ -162,9 +235,13 @@ struct CardContext {
     }
 
     /// The message image in the SDK's order: (7.2) `attachment`, `b` with an http(s) prefix; then
-    /// `imageUrl`, root `image`, `u.image`. Any non-empty string counts (no URL check).
+    /// `imageUrl`, root `image`, `u.image` (7.0: `imageUrl` only). Any non-empty string counts (no URL check).
     mutating func image() -> (url: String, path: String)? {
-        let root = message.root
+        if profile == .v7_0 {
+            guard let url = message.imageURL, !url.isEmpty else { return nil }
+            return (url, message.imagePath)
+        }
+        let root = self.root
         if profile.heroFromAttachment, let root {
             for key in ["attachment", "b"] {
                 guard let text = nonEmptyString(root, key) else { continue }
@@ -177,11 +254,11 @@ struct CardContext {
         }
         if let url = message.imageURL, !url.isEmpty { return (url, message.imagePath) }
         if let root, let url = nonEmptyString(root, "image") { return (url, root.path(of: "image")) }
-        if let u = message.customData, let url = nonEmptyString(u, "image") { return (url, u.path(of: "image")) }
+        if let u = customData, let url = nonEmptyString(u, "image") { return (url, u.path(of: "image")) }
         return nil
     }
 
-    private mutating func nonEmptyString(_ level: ParamLevel, _ key: String) -> String? {
+    mutating func nonEmptyString(_ level: ParamLevel, _ key: String) -> String? {
         switch level.object[key] {
         case .string(let text)?: return text.isEmpty ? nil : text
         case nil, .null?: return nil
@@ -204,11 +281,11 @@ struct CardContext {
         return (raw, level)
     }
 
-    func path(ofDisplayTypeIn level: Int) -> String { message.levels[level].path(of: "displayType") }
+    func path(ofDisplayTypeIn level: Int) -> String { levels[level].path(of: "displayType") }
 
     /// `pinned`: bool or number only; the first such value decides (an explicit `false` ends the lookup).
     mutating func pinned() -> Bool {
-        for level in message.levels {
+        for level in levels {
             switch level.object["pinned"] {
             case nil, .null?: continue
             case .bool(let value)?: return value
@@ -246,6 +323,9 @@ struct CardContext {
 
         var requested = CardKind.classic
         var forced = false
+        // A kind the profile does not know (carousel on 7.0): the SDK renders the heuristic's kind, which is a
+        // degrade of what the marketer asked for, though the SDK logs none.
+        var unknownToProfile: CardKind?
         if let forceKind {
             if profile.knows(forceKind) {
                 requested = forceKind
@@ -260,15 +340,21 @@ struct CardContext {
             }
         }
         if !forced {
-            if let lowered, let kind = CardKind(rawValue: lowered), profile.knows(kind) {
+            if let lowered, let kind = CardKind.named(lowered), profile.knows(kind) {
                 requested = kind
             } else {
                 requested = heuristic(hasImage: hasImage, hasTitle: hasTitle, hasBody: hasBody)
-                if let displayType {
-                    reportUnknown(displayType.raw, path: path(ofDisplayTypeIn: displayType.level), heuristic: requested)
+                if displayType != nil, let kind = CardKind.named(lowered ?? ""), !profile.knows(kind) {
+                    unknownToProfile = kind
+                } else if let displayType {
+                    reportUnknown(
+                        displayType.raw, path: path(ofDisplayTypeIn: displayType.level),
+                        outcome: "the heuristic picks \(requested)")
                 }
             }
         }
+        // What the SDK itself asked for (the heuristic's kind when the displayType is unknown to it).
+        let sdkRequested = requested
 
         var slides: [Slide] = []
         var carouselPath = ""
@@ -285,7 +371,7 @@ struct CardContext {
             } else if profile.requiresTitleAndBody && !titleAndBody {
                 reason = "no title/body"
             }
-        case .classic:
+        case .classic, .legacy:
             break
         case .carousel:
             (slides, carouselPath) = decodeCarousel()
@@ -316,13 +402,34 @@ struct CardContext {
             } else {
                 resolved = .classic
                 degraded = true
-                sdkLog =
-                    "Inbox cell degraded — code=\(message.code ?? "?") displayType=\(lowered ?? "nil") "
-                    + "hasImage=\(hasImage) \(requested)→\(resolved) (\(why))"
+                if profile != .v7_0 {
+                    sdkLog =
+                        "Inbox cell degraded — code=\(message.code ?? "?") displayType=\(lowered ?? "nil") "
+                        + "hasImage=\(hasImage) \(requested)→\(resolved) (\(why))"
+                }
                 add(
                     .warning, CardFindingCode.degraded, "\(requested) degrades to classic: \(why)",
                     path: displayType.map { path(ofDisplayTypeIn: $0.level) })
             }
+        }
+        if let asked = unknownToProfile, let displayType {
+            // The intent degrade: requested is what the marketer asked for, resolved what the heuristic renders.
+            let why = "\(asked) unknown to SDK \(profile)"
+            add(
+                .warning, CardFindingCode.degraded,
+                "\(asked) degrades to \(resolved): SDK \(profile) has no \(asked) card (it came in 7.1), "
+                    + "the heuristic decides",
+                path: path(ofDisplayTypeIn: displayType.level))
+            requested = asked
+            degraded = true
+            reason = reason.map { "\(why); \($0)" } ?? why
+        }
+        if profile == .v7_0 {
+            // 7.0 logs INFO on every resolve (7.0.45 `defaultCellKindResolver`), naming the displayType it read.
+            let note = resolved != sdkRequested ? " (degraded from \(sdkRequested) — no imageUrl)" : ""
+            sdkLog =
+                "Inbox cell resolve — code=\(message.code ?? "?") displayType=\(lowered ?? "nil") → kind=\(resolved)"
+                + note
         }
 
         var assets: [AssetReference] = []
@@ -332,7 +439,7 @@ struct CardContext {
             if let image {
                 assets.append(AssetReference(role: .heroImage, index: nil, fetchURL: image.url, path: image.path))
             }
-        case .classic:
+        case .classic, .legacy:
             if let image {
                 assets.append(AssetReference(role: .avatar, index: nil, fetchURL: image.url, path: image.path))
             }
@@ -351,15 +458,7 @@ struct CardContext {
         case .video:
             labels = ["Play video"]
             if let video {
-                assets.append(AssetReference(role: .video, index: nil, fetchURL: video.url, path: video.urlPath))
-                if let poster = video.poster {
-                    assets.append(
-                        AssetReference(role: .videoPoster, index: nil, fetchURL: poster, path: video.posterPath))
-                } else {
-                    add(
-                        .info, CardFindingCode.videoNoPoster,
-                        "video without poster: the \"Play video\" button shows an empty frame", path: video.urlPath)
-                }
+                videoAssets(video, into: &assets, withoutPoster: "the \"Play video\" button shows an empty frame")
             }
         case .wallet:
             if let image {
@@ -372,29 +471,44 @@ struct CardContext {
 
         let buttons = renderButtons(for: resolved, into: &assets)
         let pinned = pinned()
-        return ResolvedCard(
+        var card = ResolvedCard(
             id: message.id, code: message.code, sdk: profile, platform: .ios, language: language,
             requested: requested, resolved: resolved, degraded: degraded, degradeReason: degraded ? reason : nil,
             sdkLog: sdkLog, forced: forced, pinned: pinned, buttons: buttons, accessibilityLabels: labels,
-            findings: finalFindings, assets: assets, title: title, body: body)
+            findings: [], assets: assets, title: title, body: body)
+        card.slides = slideRecords
+        card.tapActions = iosTapActions(card, slides: resolved == .carousel ? slides : [], hasVideo: video != nil)
+        card.findings = finalFindings
+        return card
     }
 
-    private mutating func reportUnknown(_ raw: String, path: String, heuristic: CardKind) {
+    /// The stream and its poster (both platforms take the poster from `video.poster` only).
+    mutating func videoAssets(
+        _ video: (url: String, urlPath: String, poster: String?, posterPath: String),
+        into assets: inout [AssetReference], withoutPoster: String
+    ) {
+        assets.append(AssetReference(role: .video, index: nil, fetchURL: video.url, path: video.urlPath))
+        if let poster = video.poster {
+            assets.append(AssetReference(role: .videoPoster, index: nil, fetchURL: poster, path: video.posterPath))
+        } else {
+            add(.info, CardFindingCode.videoNoPoster, "video without poster: \(withoutPoster)", path: video.urlPath)
+        }
+    }
+
+    mutating func reportUnknown(_ raw: String, path: String, outcome: String) {
         let lowered = raw.lowercased()
         let why: String
-        if let kind = CardKind(rawValue: lowered), !profile.knows(kind) {
-            why = "SDK \(profile) has no \(kind) card (it came in 7.1)"
-        } else if CardKind(rawValue: String(lowered.trimmingWhitespace())) != nil {
+        if CardKind.named(String(lowered.trimmingWhitespace())) != nil {
             why = "the SDK lowercases displayType but does not trim it"
         } else {
             why = "not a card kind"
         }
         add(
             .warning, CardFindingCode.unknownDisplayType,
-            "displayType \"\(Redact.value(raw))\" is unknown (\(why)): the heuristic picks \(heuristic)", path: path)
+            "displayType \"\(Redact.value(raw))\" is unknown (\(why)): \(outcome)", path: path)
     }
 
-    private mutating func slideAssets(
+    mutating func slideAssets(
         _ slides: [Slide], carouselPath: String, into assets: inout [AssetReference]
     ) -> [String] {
         var labels: [String] = []
@@ -426,19 +540,27 @@ struct CardContext {
         return labels
     }
 
-    /// Buttons of a classic/captioned card (with their links); for other kinds one `buttonsNotRendered`.
-    private mutating func renderButtons(for kind: CardKind, into assets: inout [AssetReference]) -> [CardButton] {
+    /// The decoded buttons: drawn on a classic/captioned card (with their links; Android draws the first
+    /// `limit`), listed with `rendered: false` on other kinds, which get one `buttonsNotRendered`.
+    mutating func renderButtons(
+        for kind: CardKind, limit: Int? = nil, into assets: inout [AssetReference]
+    ) -> [CardButton] {
         let renders = kind.rendersButtons
         guard let decoded = decodeButtons(report: renders), !decoded.buttons.isEmpty else { return [] }
         guard renders else {
             add(
                 .warning, CardFindingCode.buttonsNotRendered,
                 "\(decoded.buttons.count) button(s) not rendered: only classic and captioned cards show buttons, "
-                    + "this one is \(kind)",
+                    + "this one is \(kind == .legacy ? "the legacy row" : kind.rawValue)",
                 path: decoded.path)
-            return []
+            return decoded.buttons.map { CardButton(title: $0.title, action: $0.action, rendered: false) }
         }
-        for (index, button) in decoded.buttons.enumerated() {
+        var buttons = decoded.buttons
+        for (index, button) in buttons.enumerated() {
+            if let limit, index >= limit {
+                buttons[index].rendered = false
+                continue
+            }
             if case .openURL(let url) = button.action {
                 assets.append(
                     AssetReference(
@@ -446,61 +568,7 @@ struct CardContext {
                 )
             }
         }
-        return decoded.buttons
-    }
-
-    // MARK: Android
-
-    /// The Android inbox: one layout (icon from `imageUrl`, optional banner from `b`), no displayType, no rich
-    /// cards, no buttons, no pinning, no wallet.
-    mutating func resolveAndroid() -> ResolvedCard {
-        let (title, body) = texts()  // the one layout shows whatever title and body exist
-        // What the message asks InboxKit for (an explicit displayType), to say what Android makes of it.
-        // The InboxKit heuristic is not applied: without a displayType nothing was asked for but the plain
-        // layout. Lookup warnings are iOS matters and stay out of the Android card.
-        let mark = findingMark
-        let lowered = displayType()?.raw.lowercased()
-        rollBack(to: mark)
-        let requested = lowered.flatMap { CardKind(rawValue: $0) } ?? .classic
-        let degraded = requested != .classic
-        var reason: String?
-        if requested == .wallet {
-            reason = "Apple Wallet cards are iOS only"
-            add(
-                .warning, CardFindingCode.platformLayout,
-                "wallet card on android: Apple Wallet cards are iOS only, it renders as the classic Android layout",
-                path: nil)
-        } else if degraded {
-            reason = "the Android inbox has one layout"
-            add(
-                .warning, CardFindingCode.platformLayout,
-                "\(requested) card on android renders as the one Android inbox layout (icon, title, text)", path: nil)
-        }
-
-        var assets: [AssetReference] = []
-        if let icon = message.imageURL, !icon.isEmpty {
-            assets.append(AssetReference(role: .icon, index: nil, fetchURL: icon, path: message.imagePath))
-        }
-        if let root = message.root, case .string(let banner)? = root.object["b"], !banner.isEmpty {
-            assets.append(AssetReference(role: .heroImage, index: nil, fetchURL: banner, path: root.path(of: "b")))
-        }
-        let before = findingMark
-        let buttons = decodeButtons(report: false)
-        let pinned = pinned()
-        rollBack(to: before)
-        if let buttons, !buttons.buttons.isEmpty {
-            add(
-                .warning, CardFindingCode.buttonsNotRendered,
-                "\(buttons.buttons.count) button(s) not rendered: the Android inbox has no buttons", path: buttons.path)
-        }
-        if pinned {
-            add(.info, CardFindingCode.pinnedNotRendered, "pinned message: the Android inbox has no pinning", path: nil)
-        }
-        return ResolvedCard(
-            id: message.id, code: message.code, sdk: nil, platform: .android, language: language,
-            requested: requested, resolved: .classic, degraded: degraded, degradeReason: reason, sdkLog: nil,
-            forced: false, pinned: false, buttons: [], accessibilityLabels: [], findings: finalFindings,
-            assets: assets, title: title, body: body)
+        return buttons
     }
 }
 

@@ -23,7 +23,7 @@ extension CardContext {
             let (value, level) = lookupLevel(
                 key, includeUserdata: includeUserdata, expected: expected, accept: accept)
         else { return nil }
-        return (value, message.levels[level].path(of: key))
+        return (value, levels[level].path(of: key))
     }
 
     /// ``lookup(_:includeUserdata:expected:accept:)`` giving the index of the level the value was found in, so
@@ -31,7 +31,7 @@ extension CardContext {
     mutating func lookupLevel(
         _ key: String, includeUserdata: Bool = false, expected: String, accept: (JSONValue) -> Bool
     ) -> (value: JSONValue, level: Int)? {
-        for (index, level) in message.levels.enumerated() where includeUserdata || level.name != .userdata {
+        for (index, level) in levels.enumerated() where includeUserdata || level.name != .userdata {
             guard let value = level.object[key], value != .null else { continue }
             if accept(value) { return (value, index) }
             let path = level.path(of: key)
@@ -58,74 +58,188 @@ extension CardContext {
         }
     }
 
-    /// `carousel` → usable slides (non-empty string `image`), capped at five on 7.2, and the carousel's path.
+    /// What org.json's `optString` makes of a member (Android decoders): strings as they are, `null` as "null",
+    /// other values as their JSON text; `nil` when absent. A non-string gets a `card.stringified` finding.
+    mutating func orgJSONString(
+        _ value: JSONValue?, name: @autoclosure () -> String, path: @autoclosure () -> String
+    ) -> String? {
+        switch value {
+        case nil: return nil
+        case .string(let text)?: return text
+        case let other?:
+            let text: String
+            switch other {
+            case .null: text = "null"
+            case .bool(let flag): text = flag ? "true" : "false"
+            case .number(let number): text = number.text
+            default: text = other.serialized()
+            }
+            add(
+                .warning, CardFindingCode.stringified,
+                "\(name()) is \(other.typeName): the Android SDK reads it as the text \"\(Redact.value(text))\"",
+                path: path())
+            return text
+        }
+    }
+
+    /// `carousel` → usable slides and the carousel's path; every element is recorded in ``slideRecords``.
+    /// iOS: a non-empty string `image` (any string), at most five on 7.2. Android: an `image` with an http(s)
+    /// prefix (case-insensitive; Glide would load `file://`), at most 10 (6.12) or 5 (6.13).
     mutating func decodeCarousel() -> (slides: [Slide], path: String) {
+        slideRecords = []
         guard let (value, path) = lookup("carousel", expected: "an array", accept: { $0.arrayValue != nil }),
             case .array(let elements) = value
         else { return ([], "") }
+        let android = platform == .android
+        let cap: Int? = android ? androidProfile.slideCap : profile.slideCap
         var slides: [Slide] = []
         var capped = 0
         for (index, element) in elements.enumerated() {
             // Paths are built only for findings; the slide keeps its index for the asset's path.
             func slidePath() -> String { JSONPath.index(path, index) }
+            func drop(_ reason: String, image: String? = nil, title: String? = nil) {
+                slideRecords.append(
+                    SlideRecord(
+                        index: index, position: nil, image: image, title: title, url: nil, droppedReason: reason))
+            }
+            if android, let cap, slides.count == cap {
+                // Android stops reading at the cap (`break`): later elements are not even looked at.
+                capped += 1
+                drop(
+                    "beyond the \(cap)-slide cap", image: element["image"]?.stringValue,
+                    title: element["title"]?.stringValue)
+                continue
+            }
             guard case .object(let object) = element else {
                 add(
                     .warning, CardFindingCode.slideDropped,
                     "slide \(index) is \(element.typeName), not an object: dropped", path: slidePath())
+                drop("not an object")
                 continue
             }
-            guard case .string(let image)? = object["image"], !image.isEmpty else {
-                add(
-                    .warning, CardFindingCode.slideDropped,
-                    "slide \(index) has no non-empty string image: dropped (it takes no slot)",
-                    path: JSONPath.key(slidePath(), "image"))
-                continue
-            }
-            if let cap = profile.slideCap, slides.count == cap {
-                capped += 1
-                continue
+            let image: String
+            if android {
+                // org.json `optString`: a non-string image becomes its text, which then fails the http(s) test.
+                let text: String
+                switch object["image"] {
+                case nil: text = ""
+                case .string(let string)?: text = string
+                case .number(let number)?: text = number.text
+                case let other?: text = other.isNull ? "null" : other.serialized()
+                }
+                guard !text.isEmpty, URLCheck.hasHTTPPrefixIgnoringCase(text) else {
+                    let why = text.isEmpty ? "no non-empty string image" : "an image that is not http(s)"
+                    add(
+                        .warning, CardFindingCode.slideDropped,
+                        "slide \(index) has \(why): the Android SDK drops it (it takes no slot)",
+                        path: JSONPath.key(slidePath(), "image"))
+                    drop(text.isEmpty ? "no image" : "image not http(s)", image: text.isEmpty ? nil : text)
+                    continue
+                }
+                image = text
+            } else {
+                guard case .string(let text)? = object["image"], !text.isEmpty else {
+                    add(
+                        .warning, CardFindingCode.slideDropped,
+                        "slide \(index) has no non-empty string image: dropped (it takes no slot)",
+                        path: JSONPath.key(slidePath(), "image"))
+                    drop("no image")
+                    continue
+                }
+                image = text
+                if let cap, slides.count == cap {
+                    // Only usable slides take a slot; the rest are dropped.
+                    capped += 1
+                    drop("beyond the \(cap)-slide cap", image: image, title: object["title"]?.stringValue)
+                    continue
+                }
             }
             var title: String?
-            title = optionalString(
-                object["title"], name: "slide \(index) title", path: JSONPath.key(slidePath(), "title"))
-            var url: String?
-            switch object["url"] {
-            case .string(let text)? where URLCheck.parses(text) && URLCheck.scheme(text) != nil:
-                url = text
-                if let scheme = URLCheck.unsafeScheme(text) {
-                    add(
-                        .warning, CardFindingCode.unsafeURL,
-                        "slide \(index) url has scheme \(scheme): the SDK refuses to open it",
-                        path: JSONPath.key(slidePath(), "url"))
-                }
-            case nil, .null?: break
-            case let other?:
-                let what =
-                    other.stringValue.map { "\"\(Redact.value($0))\" does not parse or has no scheme" }
-                    ?? "is \(other.typeName)"
-                add(
-                    .warning, CardFindingCode.slideURLInvalid,
-                    "slide \(index) url \(what): a tap runs the message's default action",
-                    path: JSONPath.key(slidePath(), "url"))
+            if android {
+                title = orgJSONString(
+                    object["title"], name: "slide \(index) title", path: JSONPath.key(slidePath(), "title"))
+                if title == "" { title = nil }
+            } else {
+                title = optionalString(
+                    object["title"], name: "slide \(index) title", path: JSONPath.key(slidePath(), "title"))
             }
+            let url = slideURL(object["url"], index: index, path: JSONPath.key(slidePath(), "url"))
+            slideRecords.append(
+                SlideRecord(
+                    index: index, position: slides.count, image: image, title: title, url: url, droppedReason: nil))
             slides.append(Slide(image: image, title: title, url: url, jsonIndex: index))
         }
-        if capped > 0 {
-            add(
-                .warning, CardFindingCode.slidesCapped,
-                "\(slides.count + capped) usable slides: SDK \(profile) shows at most \(slides.count), "
-                    + "\(capped) dropped",
-                path: path)
+        if capped > 0, let cap {
+            let text =
+                android
+                ? "Android SDK \(androidProfile) shows at most \(cap) slides and reads no further: "
+                    + "\(capped) more element(s) dropped"
+                : "\(slides.count + capped) usable slides: SDK \(profile) shows at most \(cap), \(capped) dropped"
+            add(.warning, CardFindingCode.slidesCapped, text, path: path)
         }
         return (slides, path)
     }
 
-    /// `video` → the stream URL (http/https) and the optional poster.
+    /// A slide's own tap target. iOS: kept when it parses and has a scheme. Android: kept when non-empty with a
+    /// scheme (`Uri.parse(url).scheme != null`: any text before a `:`).
+    private mutating func slideURL(_ value: JSONValue?, index: Int, path: @autoclosure () -> String) -> String? {
+        if platform == .android {
+            guard let text = orgJSONString(value, name: "slide \(index) url", path: path()), !text.isEmpty else {
+                return nil
+            }
+            guard URLCheck.androidScheme(text) != nil else {
+                add(
+                    .warning, CardFindingCode.slideURLInvalid,
+                    "slide \(index) url \"\(Redact.value(text))\" has no scheme: a tap runs the message's row action",
+                    path: path())
+                return nil
+            }
+            if let refusal = URLCheck.androidRefusal(text) {
+                add(
+                    .warning, CardFindingCode.unsafeURL,
+                    "slide \(index) url has \(refusal): the Android SDK refuses to open it (isSafeUrl)", path: path())
+            }
+            return text
+        }
+        switch value {
+        case .string(let text)? where URLCheck.parses(text) && URLCheck.scheme(text) != nil:
+            if let scheme = URLCheck.unsafeScheme(text) {
+                add(
+                    .warning, CardFindingCode.unsafeURL,
+                    "slide \(index) url has scheme \(scheme): the SDK refuses to open it", path: path())
+            }
+            return text
+        case nil, .null?: return nil
+        case let other?:
+            let what =
+                other.stringValue.map { "\"\(Redact.value($0))\" does not parse or has no scheme" }
+                ?? "is \(other.typeName)"
+            add(
+                .warning, CardFindingCode.slideURLInvalid,
+                "slide \(index) url \(what): a tap runs the message's default action", path: path())
+            return nil
+        }
+    }
+
+    /// `video` → the stream URL (http/https) and the optional poster. iOS: the url parses with an http(s) scheme;
+    /// Android: an http(s) prefix, case-insensitive (`InboxVideoContent`).
     mutating func decodeVideo() -> (url: String, urlPath: String, poster: String?, posterPath: String)? {
         guard let (value, path) = lookup("video", expected: "an object", accept: { $0.objectValue != nil }),
             case .object(let object) = value
         else { return nil }
         let urlPath = JSONPath.key(path, "url")
+        let posterPath = JSONPath.key(path, "poster")
+        if platform == .android {
+            let url = orgJSONString(object["url"], name: "video url", path: urlPath) ?? ""
+            guard !url.isEmpty, URLCheck.hasHTTPPrefixIgnoringCase(url) else {
+                let found = url.isEmpty ? "is missing or empty" : "\(Redact.value(url)) does not start with http(s)://"
+                add(.warning, CardFindingCode.videoInvalid, "video url \(found): no video descriptor", path: urlPath)
+                return nil
+            }
+            var poster = orgJSONString(object["poster"], name: "video poster", path: posterPath)
+            if poster == "" { poster = nil }
+            return (url, urlPath, poster, posterPath)
+        }
         guard case .string(let url)? = object["url"], !url.isEmpty else {
             let found = object["url"].map { "is \($0.typeName)" } ?? "is missing"
             add(.warning, CardFindingCode.videoInvalid, "video url \(found): no video descriptor", path: urlPath)
@@ -138,7 +252,6 @@ extension CardContext {
                 path: urlPath)
             return nil
         }
-        let posterPath = JSONPath.key(path, "poster")
         var poster: String?
         poster = optionalString(object["poster"], name: "video poster", path: posterPath)
         return (url, urlPath, poster, posterPath)
@@ -187,15 +300,38 @@ extension CardContext {
                     path: buttonPath)
                 continue
             }
-            guard case .string(let title)? = object["title"], !title.isEmpty else {
-                add(
-                    .warning, CardFindingCode.buttonDropped, "button \(index) has no non-empty string title: dropped",
-                    path: JSONPath.key(buttonPath, "title"))
-                continue
+            let title: String
+            let token: String?
+            if platform == .android {
+                // org.json `optString`: a number title is drawn as its text.
+                let text =
+                    orgJSONString(
+                        object["title"], name: "button \(index) title", path: JSONPath.key(buttonPath, "title"))
+                    ?? ""
+                guard !text.isEmpty else {
+                    add(
+                        .warning, CardFindingCode.buttonDropped, "button \(index) has no non-empty title: dropped",
+                        path: JSONPath.key(buttonPath, "title"))
+                    continue
+                }
+                title = text
+                token =
+                    orgJSONString(
+                        object["action"], name: "button \(index) action", path: JSONPath.key(buttonPath, "action"))?
+                    .lowercased()
+            } else {
+                guard case .string(let text)? = object["title"], !text.isEmpty else {
+                    add(
+                        .warning, CardFindingCode.buttonDropped,
+                        "button \(index) has no non-empty string title: dropped",
+                        path: JSONPath.key(buttonPath, "title"))
+                    continue
+                }
+                title = text
+                token = optionalString(
+                    object["action"], name: "button \(index) action", path: JSONPath.key(buttonPath, "action"))?
+                    .lowercased()
             }
-            let token = optionalString(
-                object["action"], name: "button \(index) action", path: JSONPath.key(buttonPath, "action"))?
-                .lowercased()
             let action: CardButton.Action
             if token == "dismiss" {
                 action = .dismiss
@@ -208,9 +344,11 @@ extension CardContext {
             paths.append(buttonPath)
         }
         if buttons.count > 3 {
-            add(
-                .warning, CardFindingCode.tooManyButtons,
-                "\(buttons.count) buttons: the docs allow three, the SDK squeezes all of them into one row", path: path)
+            let what =
+                platform == .android
+                ? "the Android SDK draws the first three (MAX_BUTTONS), \(buttons.count - 3) never show"
+                : "the docs allow three, the SDK squeezes all of them into one row"
+            add(.warning, CardFindingCode.tooManyButtons, "\(buttons.count) buttons: \(what)", path: path)
         }
         if !report { rollBack(to: mark) }
         return (buttons, paths, path)
@@ -225,6 +363,23 @@ extension CardContext {
         _ object: JSONObject, index: Int, path: String, token: String?
     ) -> CardButton.Action {
         let urlPath = JSONPath.key(path, "url")
+        if platform == .android {
+            let url = orgJSONString(object["url"], name: "button \(index) url", path: urlPath) ?? ""
+            guard !url.isEmpty else { return .custom(payload: payload(of: object)) }
+            guard URLCheck.androidScheme(url) != nil else {
+                add(
+                    .warning, CardFindingCode.buttonURLInvalid,
+                    "button \(index) url \(Redact.value(url)) has no scheme: the Android SDK makes it a custom button",
+                    path: urlPath)
+                return .custom(payload: payload(of: object))
+            }
+            if let refusal = URLCheck.androidRefusal(url) {
+                add(
+                    .warning, CardFindingCode.unsafeURL,
+                    "button \(index) url has \(refusal): the Android SDK refuses to open it (isSafeUrl)", path: urlPath)
+            }
+            return .openURL(url)
+        }
         guard case .string(let url)? = object["url"], !url.isEmpty else { return .custom(payload: payload(of: object)) }
         guard URLCheck.parses(url), !profile.buttonURLNeedsScheme || URLCheck.scheme(url) != nil else {
             add(

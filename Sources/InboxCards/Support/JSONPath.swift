@@ -107,6 +107,28 @@ enum URLCheck {
         text.hasPrefix("http://") || text.hasPrefix("https://")
     }
 
+    /// Android's `InboxCardKind.isHttpUrl`: a case-insensitive `http://` or `https://` prefix (no parse).
+    static func hasHTTPPrefixIgnoringCase(_ text: String) -> Bool {
+        let head = text.prefix(8).lowercased()
+        return head.hasPrefix("http://") || head.hasPrefix("https://")
+    }
+
+    /// `android.net.Uri.parse(text).scheme`: everything before the first `:` (it may be empty); `nil` without `:`.
+    static func androidScheme(_ text: String) -> Substring? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        return text[text.startIndex..<colon]
+    }
+
+    /// The schemes `InboxCardButton.isSafeUrl` refuses (android-inbox.md §2.8).
+    static let androidUnsafeSchemes: Set<String> = ["file", "javascript", "data", "intent"]
+
+    /// Why Android's `isSafeUrl` refuses `text` (`scheme intent`, `no scheme`), or `nil` when it opens it.
+    static func androidRefusal(_ text: String) -> String? {
+        guard let scheme = androidScheme(text) else { return "no scheme" }
+        let lower = scheme.lowercased()
+        return androidUnsafeSchemes.contains(lower) ? "scheme \(lower)" : nil
+    }
+
     /// The lowercased scheme when it is one the SDK refuses to open.
     static func unsafeScheme(_ text: String) -> String? {
         guard let scheme = scheme(text) else { return nil }

@@ -7,11 +7,9 @@ import InboxCards
 public enum CheckTextReport {
     public static func render(_ report: CheckReport, style: TextStyle) -> String {
         let summary = report.summary
-        let profiles = report.options.profiles.map(\.rawValue).joined(separator: ", ")
-        let platforms = report.options.platforms.map(\.rawValue).joined(separator: ", ")
         var text = style.bold("inbox-assets check") + " — \(plural(summary.messages, "message")), "
         text +=
-            "\(plural(summary.cards, "card")), \(plural(summary.assets, "asset")) (SDK \(profiles); \(platforms))\n\n"
+            "\(plural(summary.cards, "card")), \(plural(summary.assets, "asset")) (\(report.options.targetDescription))\n\n"
 
         if !report.cards.isEmpty {
             var table = TextTable(header: ["CARD", "SDK", "PLATFORM", "LANG", "KIND", "STATUS", "REASON"])
@@ -32,7 +30,7 @@ public enum CheckTextReport {
                 }
                 table.append(
                     [
-                        card.id, card.sdk?.rawValue ?? "-", card.platform.rawValue, card.language ?? "-", kind, status,
+                        card.id, card.profileName ?? "-", card.platform.rawValue, card.language ?? "-", kind, status,
                         reason,
                     ],
                     tones: [.plain, .plain, .plain, .plain, .plain, tone, tone])
@@ -45,7 +43,7 @@ public enum CheckTextReport {
             text += style.bold("Findings") + "\n"
             for check in noteworthy {
                 let card = check.card
-                let target = [card.sdk?.rawValue, card.platform.rawValue, card.language].compactMap { $0 }
+                let target = [card.profileName, card.platform.rawValue, card.language].compactMap { $0 }
                 let mark = card.degraded ? " DEGRADED" : check.broken ? " BROKEN" : ""
                 text += "  \(card.id) [\(target.joined(separator: " "))]\(mark)\n"
                 for finding in check.findings { text += "    " + ResolveTextReport.line(finding, style: style) + "\n" }
@@ -82,7 +80,7 @@ public enum CheckTextReport {
         var table = TextTable(header: ["SUMMARY", ""])
         table.append(["cards", "\(summary.cards)"])
         table.append(
-            ["degraded to classic", "\(summary.degraded)"], tones: [.plain, summary.degraded > 0 ? .yellow : .plain])
+            ["degraded", "\(summary.degraded)"], tones: [.plain, summary.degraded > 0 ? .yellow : .plain])
         table.append(["broken", "\(summary.broken)"], tones: [.plain, summary.broken > 0 ? .red : .plain])
         table.append(["errors", "\(summary.errors)"], tones: [.plain, summary.errors > 0 ? .red : .plain])
         table.append(["warnings", "\(summary.warnings)"])

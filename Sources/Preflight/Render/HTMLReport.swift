@@ -12,7 +12,8 @@ import InboxCards
 /// |---|---|
 /// | banner | the hero image, full bleed |
 /// | captioned | the hero image, then title, body and the buttons |
-/// | classic | a coloured initial avatar (or the avatar/icon image), title, body, the buttons; on Android the `b` banner above |
+/// | classic | a coloured initial avatar (or the avatar/icon image), title, body, the buttons |
+/// | legacy | (Android) the `b` banner, then the icon row with title and body; no buttons, no pin |
 /// | carousel | title and body, then the slides in a row with their VoiceOver captions |
 /// | video | the poster (or a dark frame) with a play badge, then title and body |
 /// | wallet | the hero image (if any), title and body, and an "Add to Apple Wallet" button |
@@ -141,14 +142,16 @@ public enum HTMLReport {
         var cards: [CardCheck]
     }
 
-    /// One feed per platform and SDK profile, in report order; pinned cards float to the top as in InboxKit.
+    /// One feed per platform and SDK profile, each in the order that SDK shows it (``ResolvedCard/feedPosition``:
+    /// iOS pinned, unread, newest; Android source, send date, order).
     static func feeds(_ cards: [CardCheck]) -> [Feed] {
         var feeds: [Feed] = []
         var index: [String: Int] = [:]
         for check in cards {
             let card = check.card
             let title =
-                card.platform == .ios ? "iOS — InboxKit SDK \(card.sdk?.rawValue ?? "?")" : "Android inbox"
+                card.platform == .ios
+                ? "iOS — InboxKit SDK \(card.profileName ?? "?")" : "Android — inbox-ui SDK \(card.profileName ?? "?")"
             if let existing = index[title] {
                 feeds[existing].cards.append(check)
             } else {
@@ -157,9 +160,12 @@ public enum HTMLReport {
             }
         }
         for position in feeds.indices {
-            let pinned = feeds[position].cards.filter(\.card.pinned)
-            let rest = feeds[position].cards.filter { !$0.card.pinned }
-            feeds[position].cards = pinned + rest
+            // Stable: cards of one feed position (languages of one message) keep their report order.
+            feeds[position].cards = feeds[position].cards.enumerated().sorted { lhs, rhs in
+                let left = lhs.element.card.feedPosition ?? Int.max
+                let right = rhs.element.card.feedPosition ?? Int.max
+                return left != right ? left < right : lhs.offset < rhs.offset
+            }.map(\.element)
         }
         return feeds
     }
@@ -180,9 +186,7 @@ public enum HTMLReport {
         }
         out += "<li class=\"count\" data-count=\"bytes fetched\"><b>\(byteText(summary.bytesFetched))</b> fetched</li>"
         out += "</ul>\n"
-        let profiles = report.options.profiles.map(\.rawValue).joined(separator: ", ")
-        let platforms = report.options.platforms.map(\.rawValue).joined(separator: ", ")
-        var line = "SDK \(profiles); \(platforms)"
+        var line = report.options.targetDescription
         if let forced = report.options.forceKind { line += "; forced kind \(forced.rawValue)" }
         out += "<p class=\"options\">\(Markup.text(line))</p>\n</header>\n"
     }
@@ -227,7 +231,7 @@ public enum HTMLReport {
         out += "<article class=\"\(classes)\" data-card-id=\"\(Markup.attribute(Redaction.redactURL(card.id)))\""
         out += " data-kind=\"\(card.resolved.rawValue)\">\n"
 
-        let target = [card.sdk.map { "SDK \($0.rawValue)" }, card.platform.rawValue, card.language].compactMap { $0 }
+        let target = [card.profileName.map { "SDK \($0)" }, card.platform.rawValue, card.language].compactMap { $0 }
         out += "<div class=\"meta\"><span class=\"id\">\(Markup.text(Redaction.redactURL(card.id)))</span> "
         out += "<span class=\"target\">\(Markup.text(target.joined(separator: " · ")))</span>"
         if card.pinned { out += " <span class=\"tag pin\" title=\"pinned to the top of the feed\">📌 pinned</span>" }
@@ -254,9 +258,9 @@ public enum HTMLReport {
             writeImage(asset(.heroImage), role: "hero", images: images, to: &out)
             writeText(card, to: &out)
             writeButtons(card.buttons, to: &out)
-        case .classic:
-            // Android's one layout: the icon row, with the optional `b` banner image above it.
-            if card.platform == .android, let banner = asset(.heroImage) {
+        case .classic, .legacy:
+            // The Android legacy row: the icon row, with the optional `b` banner image above it.
+            if card.resolved == .legacy, let banner = asset(.heroImage) {
                 writeImage(banner, role: "hero", images: images, to: &out)
             }
             out += "<div class=\"classic\">"
@@ -334,9 +338,10 @@ public enum HTMLReport {
     }
 
     private static func writeButtons(_ buttons: [CardButton], to out: inout String) {
-        guard !buttons.isEmpty else { return }
+        let drawn = buttons.filter(\.rendered)
+        guard !drawn.isEmpty else { return }
         out += "<div class=\"buttons\">"
-        for button in buttons {
+        for button in drawn {
             let title = Markup.text(Redaction.redactText(button.title))
             if case .openURL(let url) = button.action, let href = linkTarget(url) {
                 out += "<a class=\"button\" href=\"\(Markup.attribute(href))\" rel=\"noopener noreferrer\">\(title)</a>"

@@ -73,7 +73,7 @@ public enum JUnitReport {
 
     private static func testCase(for check: CardCheck, className: String) -> TestCase {
         let card = check.card
-        let target = [card.sdk?.rawValue, card.platform.rawValue, card.language].compactMap { $0 }
+        let target = [card.profileName, card.platform.rawValue, card.language].compactMap { $0 }
         var testCase = TestCase(
             name: "\(Redaction.redactURL(card.id)) [\(target.joined(separator: " "))]", className: className)
         testCase.properties = [
