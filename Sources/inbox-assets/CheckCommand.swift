@@ -25,7 +25,10 @@ enum CheckCommand {
         ],
         options: [
             .value("format", help: "Output format.", default: "text", choices: ["text", "json", "junit", "html"]),
-            .value("output", "file", short: "o", help: "Write the report to this file instead of standard output."),
+            .value(
+                "output", "file", short: "o",
+                help: "Write the report to this file (a new name or a regular file, replaced atomically; - is "
+                    + "standard output)."),
             CommandTable.failOn,
         ] + CommandTable.cardOptions + [
             StoreCommand.storeOption,
@@ -33,7 +36,7 @@ enum CheckCommand {
             .flag("offline", help: "Use only what the store holds; report what is missing. No network."),
             PassCommand.trust,
             NetworkOptions.quiet,
-        ] + NetworkOptions.options)
+        ] + InputLimits.options + NetworkOptions.options)
 
     static func run(_ invocation: Invocation) async throws -> Int32 {
         if invocation.flag("no-store") && invocation.value("store") != nil {
@@ -43,7 +46,10 @@ enum CheckCommand {
             throw invocation.usageError("--offline needs the store; it cannot be used with --no-store")
         }
         let resolveOptions = try ResolveCommand.resolveOptions(invocation)
-        let (inputs, unreadable) = try ResolveCommand.readInputs(invocation)
+        let limits = try InputLimits.parse(invocation)
+        // The report's destination is checked before any input is read or asset fetched.
+        let output = try OutputTarget.prepare(invocation.value("output"))
+        let (inputs, unreadable) = try ResolveCommand.readInputs(invocation, limits: limits)
 
         let store: AssetStore?
         do {
@@ -60,7 +66,8 @@ enum CheckCommand {
         let engine = try NetworkOptions.engine(invocation)
         let retriever = AssetRetriever(fetcher: engine, store: store, offline: invocation.flag("offline"))
         let pipeline = CheckPipeline(
-            options: CheckOptions(resolve: resolveOptions), retriever: retriever, passVerifier: verifier)
+            options: CheckOptions(resolve: resolveOptions, reader: limits.readerOptions), retriever: retriever,
+            passVerifier: verifier)
         let progress = ProgressLine(label: "assets", quiet: invocation.flag("quiet"))
         var outcome = await pipeline.run(inputs) { snapshot in
             progress.update(done: snapshot.done, total: snapshot.total, bytes: snapshot.bytes, failed: snapshot.failed)
@@ -75,16 +82,10 @@ enum CheckCommand {
         case "junit": rendered = JUnitReport.render(outcome.report)
         case "html": rendered = HTMLReport.render(outcome.report, image: outcome.body(for:))
         default:
-            let color = invocation.value("output") == nil && Console.stdoutWantsColor
+            let color = output.isStandardOutput && Console.stdoutWantsColor
             rendered = CheckTextReport.render(outcome.report, style: TextStyle(color: color))
         }
-        if let path = invocation.value("output") {
-            guard FileManager.default.createFile(atPath: path, contents: Data(rendered.utf8)) else {
-                throw CommandFailure(message: "cannot write '\(path)'", status: ExitCode.invalidInput)
-            }
-        } else {
-            Console.out(rendered)
-        }
+        try output.write(rendered)
         return ResolveCommand.exitCode(
             invocation, unreadable: unreadable, unusable: outcome.unusableInputs, findings: outcome.report.allFindings,
             degraded: outcome.report.summary.degraded)

@@ -53,14 +53,15 @@ enum CommandTable {
                 choices: ["banner", "captioned", "classic", "carousel", "video", "wallet"]),
             formatTextJSON,
             failOn,
-        ])
+        ] + InputLimits.options)
 
     static let root = Command(
         "inbox-assets",
         abstract: "Pre-flight Pushwoosh InboxKit campaigns: cards, assets, passes.",
         discussion: """
             Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it; 2 an input is unreadable
-            or invalid; 64 usage error; 70 internal error.
+            or invalid, or an output path unusable; 64 usage error; 70 internal error; 74 output could not be
+            written; 141 standard output closed by its reader.
             """,
         subcommands: [
             CheckCommand.command, resolve, ProbeCommand.command, PassCommand.command, StoreCommand.command,

@@ -8,28 +8,108 @@ enum ExitCode {
     static let success: Int32 = 0
     /// Findings at or above `--fail-on`.
     static let findings: Int32 = 1
-    /// An input could not be read or is not usable at all.
+    /// An input could not be read or is not usable at all, or an output path cannot be used.
     static let invalidInput: Int32 = 2
     /// Bad command line (EX_USAGE).
     static let usage: Int32 = 64
     /// The tool itself failed (EX_SOFTWARE).
     static let internalError: Int32 = 70
+    /// Standard output or the `-o` file could not be written: a full disk, an I/O error, a closed descriptor
+    /// (EX_IOERR).
+    static let ioError: Int32 = 74
+    /// Standard output's reader went away (EPIPE): 128 + SIGPIPE, what a shell reports for a program SIGPIPE
+    /// ended (`git log | head`), so `set -o pipefail` scripts see the same status as for other tools. Nothing is
+    /// printed.
+    static let brokenPipe: Int32 = 141
 }
 
-/// Writes to the standard streams without Foundation's print buffering surprises on exit().
+/// The standard descriptors as the process found them.
+///
+/// A descriptor that is closed at start (`>&-`, `<&-`) is given `/dev/null`, so that no file the tool opens later
+/// (a store blob, the `-o` report) can become descriptor 1 and receive the report or the error messages; the
+/// descriptor is still treated as closed: writing standard output fails with EBADF (exit 74), reading `-` fails
+/// (exit 2), and messages for a closed standard error are dropped.
+enum StandardStreams {
+    /// Which of 0, 1 and 2 were closed when the process started. Evaluated by ``claim()`` before anything else runs.
+    static let closedAtStart: Set<Int32> = {
+        var closed: Set<Int32> = []
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO]
+        where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            closed.insert(descriptor)
+            // `open` returns the lowest free descriptor, which is this one: 0, 1 and 2 are checked in order.
+            let null = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+            if null >= 0 && null != descriptor {
+                _ = dup2(null, descriptor)
+                close(null)
+            }
+        }
+        return closed
+    }()
+
+    /// Takes over closed standard descriptors and ignores SIGPIPE; the first thing `main` does.
+    ///
+    /// With SIGPIPE ignored a write to a pipe whose reader has gone fails with EPIPE, which ``Console`` turns into
+    /// a quiet exit 141, instead of the signal killing the process at whatever point it was (a TLS connection to a
+    /// server that hung up would do the same: OpenSSL writes with `write(2)`).
+    static func claim() {
+        _ = closedAtStart
+        signal(SIGPIPE, SIG_IGN)
+    }
+}
+
+/// Writes to the standard streams with `write(2)`, unbuffered, handling every error instead of trapping as
+/// `FileHandle.write` does.
+///
+/// Standard output carries the result, so a failed write ends the run: EPIPE quietly with ``ExitCode/brokenPipe``,
+/// anything else (ENOSPC, EIO, a closed descriptor) with one line on standard error and ``ExitCode/ioError``.
+/// Standard error carries diagnostics only: a failed write there is dropped (there is nowhere left to report it)
+/// and the exit status still tells the outcome.
 enum Console {
-    static func out(_ text: String) { write(text, to: FileHandle.standardOutput) }
-    static func err(_ text: String) { write(text, to: FileHandle.standardError) }
+    static func out(_ text: String) {
+        var text = text
+        text.withUTF8 { out(UnsafeRawBufferPointer($0)) }
+    }
+
+    static func err(_ text: String) {
+        var text = text
+        text.withUTF8 { _ = writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+    }
 
     /// Writes bytes as they are, without copying them into a `String` or `Data` first (reports of 100,000 cards).
     static func out(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        FileHandle.standardOutput.write(
-            Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none))
+        if StandardStreams.closedAtStart.contains(STDOUT_FILENO) { outputFailed(EBADF) }
+        let failure = writeAll(STDOUT_FILENO, bytes)
+        if failure != 0 { outputFailed(failure) }
     }
 
-    private static func write(_ text: String, to handle: FileHandle) {
-        handle.write(Data(text.utf8))
+    /// Ends the run for an error writing standard output (see the type's documentation).
+    static func outputFailed(_ code: Int32) -> Never {
+        if code == EPIPE { exit(ExitCode.brokenPipe) }
+        err("Error: cannot write standard output: \(SystemError.text(code))\n")
+        exit(ExitCode.ioError)
+    }
+
+    /// Writes every byte, retrying after EINTR and waiting out EAGAIN (a descriptor inherited in non-blocking
+    /// mode); returns 0, or the `errno` that stopped it.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        guard let base = bytes.baseAddress else { return 0 }
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
+            if written > 0 {
+                offset += written
+                continue
+            }
+            if written == 0 { return EIO }  // write(2) never does this for a non-empty buffer: do not spin on it
+            switch errno {
+            case EINTR: continue
+            case EAGAIN:
+                var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&poller, 1, -1)
+            case let code: return code
+            }
+        }
+        return 0
     }
 
     /// Asks glibc to grow the heap 64 MiB at a time. A resolve run holds a few hundred bytes per message in many
@@ -60,10 +140,13 @@ struct CommandFailure: Error {
     var status: Int32
     /// The operand the failure is about, when it is about one input.
     var source: String? = nil
+    /// The finding code JSON reports list it with: `input.unreadable`, or `input.tooLarge` for an input past
+    /// `--max-input`.
+    var code = "input.unreadable"
 
-    /// The failure as an `input.unreadable` finding, so JSON reports list it next to the other inputs.
+    /// The failure as a finding, so JSON reports list it next to the other inputs.
     var finding: SourcedFinding {
-        SourcedFinding(source: source ?? "-", finding: .error("input.unreadable", message))
+        SourcedFinding(source: source ?? "-", finding: .error(code, message))
     }
 
     static func invalidInput(_ message: String, source: String? = nil) -> CommandFailure {
@@ -71,54 +154,12 @@ struct CommandFailure: Error {
     }
 }
 
-/// Reads a command's input operands: files as given, `-` as standard input (at most once).
-enum InputFiles {
-    /// The bytes of one operand.
-    /// - Throws: ``CommandFailure`` (exit 2) when the file cannot be read.
-    static func read(_ operand: String) throws(CommandFailure) -> [UInt8] {
-        if operand == "-" {
-            return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: operand, isDirectory: &isDirectory) else {
-            throw .invalidInput("cannot read '\(operand)': no such file", source: operand)
-        }
-        guard !isDirectory.boolValue else {
-            throw .invalidInput("cannot read '\(operand)': is a directory", source: operand)
-        }
-        guard let bytes = readFile(operand) else {
-            throw .invalidInput("cannot read '\(operand)': permission denied or unreadable", source: operand)
-        }
-        return bytes
-    }
-
-    /// The file's bytes read straight into the array (`FileManager.contents` gives `Data`, which then costs a
-    /// copy of the whole input); `nil` when it cannot be opened or read.
-    private static func readFile(_ path: String) -> [UInt8]? {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        let size = fstat(descriptor, &status) == 0 && status.st_size > 0 ? Int(status.st_size) : 0
-        var bytes: [UInt8] = []
-        var capacity = max(size + 1, 1 << 16)  // one more byte, to see the end without a second buffer
-        while true {
-            let start = bytes.count
-            var failed = false
-            bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-                count = start
-                if start > 0 { _ = buffer.initialize(fromContentsOf: bytes) }
-                while count < capacity {
-                    let got = Glibc.read(descriptor, buffer.baseAddress! + count, capacity - count)
-                    if got < 0 && errno == EINTR { continue }
-                    if got < 0 { failed = true }
-                    if got <= 0 { break }
-                    count += got
-                }
-            }
-            if failed { return nil }
-            if bytes.count < capacity { return bytes }
-            capacity *= 2  // the file grew while being read, or its size was unknown (a pipe, /proc)
-        }
+/// `errno` values as the text users see.
+enum SystemError {
+    /// `strerror`'s text with a lowercase first letter, to follow `cannot read 'x': ` in messages
+    /// (`no such file or directory`).
+    static func text(_ code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
     }
 }

@@ -25,7 +25,8 @@ enum ExportCommand {
             StoreCommand.storeOption,
             .flag("offline", help: "Use only the store: no network request; report what is missing."),
             PrefetchCommand.video,
-        ] + CommandTable.cardOptions + [CommandTable.formatTextJSON, NetworkOptions.quiet] + NetworkOptions.options)
+        ] + CommandTable.cardOptions + [CommandTable.formatTextJSON, NetworkOptions.quiet] + InputLimits.options
+            + NetworkOptions.options)
 
     static func run(_ invocation: Invocation) async throws -> Int32 {
         guard let out = invocation.value("out"), !out.isEmpty else {

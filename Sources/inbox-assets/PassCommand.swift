@@ -1,4 +1,5 @@
 import ArgumentKit
+import Findings
 import Foundation
 import HTTPFetch
 import StrictJSON
@@ -15,6 +16,9 @@ enum PassCommand {
         "at", "date",
         help: "Evaluate \"now\" (expiry warnings) at this ISO 8601 date, e.g. 2025-01-31 or 2025-01-31T12:00:00Z.")
 
+    /// `--input-timeout` only: a pass's size limit is the verifier's (10 MiB, reported as `pass.archive.tooLarge`).
+    static let inputTimeout = InputLimits.options.filter { $0.name == "input-timeout" }
+
     static let command = Command(
         "pass", abstract: "Verify and inspect Apple Wallet passes (.pkpass).",
         subcommands: [
@@ -28,11 +32,12 @@ enum PassCommand {
                     Exit 1 when any pass is invalid, 2 when a path cannot be read.
                     """,
                 arguments: [Positional("paths", help: "Pass files, directories or http(s) URLs.", repeating: true)],
-                options: [trust, at, CommandTable.formatTextJSON, NetworkOptions.quiet] + NetworkOptions.options),
+                options: [trust, at, CommandTable.formatTextJSON, NetworkOptions.quiet] + inputTimeout
+                    + NetworkOptions.options),
             Command(
                 "inspect", abstract: "Show a pass's files, certificates and verification.",
                 arguments: [Positional("path", help: "A pass file.")],
-                options: [trust, at, CommandTable.formatTextJSON]),
+                options: [trust, at, CommandTable.formatTextJSON] + inputTimeout),
         ])
 
     static func run(_ invocation: Invocation) async throws -> Int32 {
@@ -51,33 +56,41 @@ enum PassCommand {
             throw CommandFailure(message: "\(error)", status: ExitCode.invalidInput)
         }
         let json = invocation.value("format") == "json"
+        var limits = try InputLimits.parse(invocation)
+        limits.maxBytes = verifier.limits.maxArchiveBytes
         if invocation.path.last == "inspect" {
             let path = invocation.positional("path")[0]
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                throw CommandFailure.invalidInput("cannot read '\(path)'", source: path)
-            }
-            let inspection = verifier.inspect(fileAt: path)
+            let inspection = verifier.inspect(bytes: try read(path, limits: limits), source: path)
             Console.out(json ? inspection.json.serialized(pretty: true) + "\n" : inspection.text + "\n")
             return inspection.verification.valid ? ExitCode.success : ExitCode.findings
         }
 
-        var files: [String] = []
+        var results: [PassVerification] = []
         var urls: [String] = []
-        var unreadable: [String] = []
+        var unreadable: [CommandFailure] = []
         for operand in invocation.positional("paths") {
             var isDirectory: ObjCBool = false
             if operand.hasPrefix("http://") || operand.hasPrefix("https://") {
                 urls.append(operand)
             } else if FileManager.default.fileExists(atPath: operand, isDirectory: &isDirectory), isDirectory.boolValue
             {
-                files += PassVerifier.passFiles(under: operand)
-            } else if FileManager.default.isReadableFile(atPath: operand) {
-                files.append(operand)
+                // A file found by the walk that cannot be read is that pass's finding, not an unusable operand.
+                for file in PassVerifier.passFiles(under: operand) {
+                    do {
+                        results.append(verifier.verify(bytes: try read(file, limits: limits), source: file))
+                    } catch {
+                        let finding = Finding.error(PassFindingCode.fileUnreadable, error.message)
+                        results.append(PassVerification(source: file, findings: [finding]))
+                    }
+                }
             } else {
-                unreadable.append(operand)
+                do {
+                    results.append(verifier.verify(bytes: try read(operand, limits: limits), source: operand))
+                } catch {
+                    unreadable.append(error)
+                }
             }
         }
-        var results = files.map { verifier.verify(fileAt: $0) }
         if !urls.isEmpty { results += try await download(urls, invocation: invocation, verifier: verifier) }
         if json {
             let document: JSONValue = ["schemaVersion": 1, "passes": .array(results.map(\.json))]
@@ -89,9 +102,20 @@ enum PassCommand {
                 "\(results.count) pass\(results.count == 1 ? "" : "es"): \(results.count - invalid) valid, \(invalid) invalid\n"
             )
         }
-        for path in unreadable { Console.err("Error: cannot read '\(path)': no such file\n") }
+        for failure in unreadable { Console.err("Error: \(failure.message)\n") }
         if !unreadable.isEmpty { return ExitCode.invalidInput }
         return results.allSatisfy(\.valid) ? ExitCode.success : ExitCode.findings
+    }
+
+    /// A pass file's bytes through the one input reader: at most one byte past the archive limit (the verifier
+    /// reports the size), and a FIFO or device that sends nothing gives up after `--input-timeout`.
+    /// - Throws: ``CommandFailure`` (exit 2) when it cannot be read.
+    static func read(_ path: String, limits: InputLimits) throws(CommandFailure) -> [UInt8] {
+        do {
+            return try InputReader.read(path: path, limits: limits, overflow: .truncate)
+        } catch {
+            throw InputFiles.failure(error, operand: path)
+        }
     }
 
     /// Downloads passes (10 MiB at most, the archive limit) and verifies the bytes; a failed download is an

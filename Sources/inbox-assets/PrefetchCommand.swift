@@ -24,7 +24,7 @@ enum PrefetchCommand {
         ],
         options: [StoreCommand.storeOption, video] + CommandTable.cardOptions + [
             CommandTable.formatTextJSON, NetworkOptions.quiet,
-        ] + NetworkOptions.options)
+        ] + InputLimits.options + NetworkOptions.options)
 
     static func run(_ invocation: Invocation) async throws -> Int32 {
         let run = try await Prefetch.run(invocation, offline: false, label: "prefetch")
@@ -59,16 +59,17 @@ struct Prefetch {
             throw invocation.usageError("Standard input ('-') can be given only once")
         }
         let options = try ResolveCommand.resolveOptions(invocation)
+        let limits = try InputLimits.parse(invocation)
         var inputs: [(name: String, bytes: [UInt8])] = []
         var inputErrors: [String] = []
         for operand in operands {
             do {
-                inputs.append((operand, try InputFiles.read(operand)))
+                inputs.append((operand, try InputFiles.read(operand, limits: limits)))
             } catch {
                 inputErrors.append(error.message)
             }
         }
-        let outcome = ResolveJob(options: options).run(inputs)
+        let outcome = ResolveJob(options: options, readerOptions: limits.readerOptions).run(inputs)
         inputErrors += outcome.unusableInputs.map(\.description)
         let plan = AssetPlan.make(outcome.run.cards)
 

@@ -17,13 +17,14 @@ enum ProbeCommand {
         options: [
             .flag("get", help: "Download the bodies (hashed, then discarded) instead of HEAD."),
             CommandTable.formatTextJSON, NetworkOptions.quiet,
-        ] + NetworkOptions.options)
+        ] + InputLimits.options + NetworkOptions.options)
 
     static func run(_ invocation: Invocation) async throws -> Int32 {
+        let limits = try InputLimits.parse(invocation)
         var urls: [String] = []
         for operand in invocation.positional("urls") {
             if operand == "-" {
-                urls += urlLines(try InputFiles.read("-"))
+                urls += urlLines(try InputFiles.read("-", limits: limits))
             } else {
                 urls.append(operand)
             }

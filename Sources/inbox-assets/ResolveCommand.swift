@@ -11,11 +11,14 @@ enum ResolveCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
         Console.growHeapInLargeSteps()
         let options = try resolveOptions(invocation)
-        let (inputs, unreadable) = try readInputs(invocation)
+        let limits = try InputLimits.parse(invocation)
+        let (inputs, unreadable) = try readInputs(invocation, limits: limits)
         // The work runs on a thread of its own: it is CPU-bound for as long as the input is large and would block a
         // cooperative thread, and a new thread gets a new malloc arena, which starts with the large heap steps set
         // above (this thread's arena already grows page by page: 16,000 mprotect calls for 100,000 messages).
-        let worker = Thread { report(inputs: inputs, unreadable: unreadable, options: options, invocation: invocation) }
+        let worker = Thread {
+            report(inputs: inputs, unreadable: unreadable, options: options, limits: limits, invocation: invocation)
+        }
         worker.stackSize = 8 << 20
         worker.start()
         while true { sleep(3600) }  // `report` exits the process
@@ -24,9 +27,10 @@ enum ResolveCommand {
     /// Resolves, prints the report and exits with the outcome's status.
     private static func report(
         inputs: [(name: String, bytes: [UInt8])], unreadable: [CommandFailure], options: ResolveOptions,
-        invocation: Invocation
+        limits: InputLimits, invocation: Invocation
     ) -> Never {
-        var outcome = ResolveJob(options: options).run(inputs, keepingMessages: true)
+        var outcome = ResolveJob(options: options, readerOptions: limits.readerOptions).run(
+            inputs, keepingMessages: true)
         outcome.run.inputFindings += unreadable.map(\.finding)
 
         switch invocation.value("format") {
@@ -73,9 +77,10 @@ enum ResolveCommand {
             androidProfiles: androidProfiles, androidHeuristic: invocation.flag("android-heuristic"), at: at)
     }
 
-    /// Reads the `<inputs>` operands; unreadable ones are returned (they become `input.unreadable` and exit 2).
+    /// Reads the `<inputs>` operands within `limits`; unreadable ones are returned (they become `input.unreadable`
+    /// or `input.tooLarge` findings and exit 2).
     static func readInputs(
-        _ invocation: Invocation
+        _ invocation: Invocation, limits: InputLimits
     ) throws(UsageError) -> (inputs: [(name: String, bytes: [UInt8])], unreadable: [CommandFailure]) {
         let operands = invocation.positional("inputs")
         if operands.filter({ $0 == "-" }).count > 1 {
@@ -85,7 +90,7 @@ enum ResolveCommand {
         var unreadable: [CommandFailure] = []
         for operand in operands {
             do {
-                inputs.append((operand, try InputFiles.read(operand)))
+                inputs.append((operand, try InputFiles.read(operand, limits: limits)))
             } catch {
                 unreadable.append(error)
             }

@@ -13,15 +13,18 @@ public struct CheckOptions: Sendable {
     public var maxInspectBytes: Int
     /// Videos probed at once (each probe is one or a few small requests).
     public var videoConcurrency: Int
+    /// Limits of reading each campaign input (the CLI's `--max-input` sets the byte limit).
+    public var reader: ReaderOptions
 
     public init(
         resolve: ResolveOptions = .init(), imageLimits: ImageLimits = .init(), maxInspectBytes: Int = 32 << 20,
-        videoConcurrency: Int = 8
+        videoConcurrency: Int = 8, reader: ReaderOptions = .init()
     ) {
         self.resolve = resolve
         self.imageLimits = imageLimits
         self.maxInspectBytes = maxInspectBytes
         self.videoConcurrency = videoConcurrency
+        self.reader = reader
     }
 }
 
@@ -79,7 +82,7 @@ public struct CheckPipeline: Sendable {
     public func run(
         _ inputs: [(name: String, bytes: [UInt8])], progress: (@Sendable (ProgressSnapshot) -> Void)? = nil
     ) async -> Outcome {
-        let resolved = ResolveJob(options: options.resolve).run(inputs)
+        let resolved = ResolveJob(options: options.resolve, readerOptions: options.reader).run(inputs)
         let plan = AssetPlan.make(resolved.run.cards)
 
         let downloads = plan.items.filter { $0.mode == .download }
