@@ -58,7 +58,8 @@ enum CheckCommand {
             throw CommandFailure(message: "\(error)", status: ExitCode.invalidInput)
         }
         let engine = try NetworkOptions.engine(invocation)
-        let retriever = AssetRetriever(fetcher: engine, store: store, offline: invocation.flag("offline"))
+        let retriever = try AssetRetriever.forCommand(
+            invocation, fetcher: engine, store: store, offline: invocation.flag("offline"))
         let pipeline = CheckPipeline(
             options: CheckOptions(resolve: resolveOptions), retriever: retriever, passVerifier: verifier)
         let progress = ProgressLine(label: "assets", quiet: invocation.flag("quiet"))
