@@ -49,6 +49,8 @@ public final class AssetStore: Sendable {
     let objectsDirectory: String
     let indexDirectory: String
     let tempDirectory: String
+    /// `STORE/exports/`: the export targets gc looks after (see ``registerExport(_:)``); made by the first export.
+    let exportsDirectory: String
     let logPath: String
     let lockPath: String
     /// The index log's name in `index/`.
@@ -86,6 +88,7 @@ public final class AssetStore: Sendable {
         self.objectsDirectory = root + "/objects/sha256"
         self.indexDirectory = root + "/index"
         self.tempDirectory = root + "/tmp"
+        self.exportsDirectory = root + "/exports"
         self.logPath = root + "/index/records.log"
         self.lockPath = root + "/lock"
         self.batching = batching
@@ -312,6 +315,7 @@ public final class AssetStore: Sendable {
         // No store lock: linkat never replaces a file, so it cannot race with gc or quarantine removing one (a
         // name they are about to remove makes it fail with EEXIST, handled under the lock below).
         var createdDirectory = false
+        var movedAside = false
         while true {
             if link(fd, toFD: objectsFD, relative) == 0 {
                 markDirty(fanOut)
@@ -333,22 +337,29 @@ public final class AssetStore: Sendable {
                 continue
             }
             guard failure == EEXIST else { throw StoreError.system("link blob", path: destination, errno: failure) }
+            // A directory where the blob belongs can be neither linked nor renamed over: move it out of the way
+            // (into tmp/, for gc) and link again.
+            var existing = stat()
+            if !movedAside, fstatat(objectsFD, relative, &existing, AT_SYMLINK_NOFOLLOW) == 0,
+                FileSystem.isDirectory(existing)
+            {
+                movedAside = true
+                moveAside(path: destination, info: existing)
+                continue
+            }
             break
         }
         let lock = try self.lock(exclusive: false)
         defer { lock?.release() }
-        var existing = stat()
-        if fstatat(objectsFD, relative, &existing, AT_SYMLINK_NOFOLLOW) == 0, FileSystem.isRegularFile(existing),
-            Int(existing.st_size) == blob.size
-        {
-            // Same name, same size: the content is already here. Refresh its mtime so that gc's orphan grace period
-            // protects it until this process records it; its directory may still await its writer's fsync.
+        if try holdsIntactCopy(destination, of: blob) {
+            // The content is already here. Refresh its mtime so that gc's orphan grace period protects it until this
+            // process records it; its directory may still await its writer's fsync.
             utimensat(objectsFD, relative, nil, AT_SYMLINK_NOFOLLOW)
             markDirty(fanOut)
             return
         }
-        // Absent now (gc or quarantine removed it meanwhile), or a damaged copy (wrong size, a symlink, a FIFO):
-        // give the file a temporary name and rename it over, atomically.
+        // Absent now (gc or quarantine removed it meanwhile), or a damaged copy (wrong size or bytes, a symlink, a
+        // FIFO): give the file a temporary name and rename it over, atomically.
         let name = "blob-\(getpid())-\(FileSystem.randomToken())"
         while link(fd, toFD: tempFD, name) != 0 {
             if errno == EINTR { continue }
@@ -375,16 +386,20 @@ public final class AssetStore: Sendable {
         throws(StoreError)
     {
         let directory = objectsDirectory + "/" + fanOut
+        var existing = stat()
+        if lstat(destination, &existing) == 0, FileSystem.isDirectory(existing) {
+            // rename(2) cannot replace a directory with a file: move it out of the way first (into tmp/, for gc).
+            moveAside(path: destination, info: existing)
+        }
         let lock = try self.lock(exclusive: false)
         defer { lock?.release() }
-        var existing = stat()
-        if lstat(destination, &existing) == 0, FileSystem.isRegularFile(existing), Int(existing.st_size) == blob.size {
+        if try holdsIntactCopy(destination, of: blob) {
             try FileSystem.remove(tempPath)
             utimensat(AT_FDCWD, destination, nil, 0)
             markDirty(fanOut)
             return
         }
-        // Absent, or a damaged copy (wrong size, a symlink, a FIFO): the rename replaces it atomically.
+        // Absent, or a damaged copy (wrong size or bytes, a symlink, a FIFO): the rename replaces it atomically.
         if Glibc.rename(tempPath, destination) != 0 {
             guard errno == ENOENT else {
                 throw StoreError.system("rename \(tempPath) to", path: destination, errno: errno)
@@ -393,6 +408,18 @@ public final class AssetStore: Sendable {
             try FileSystem.rename(tempPath, destination)
         }
         markDirty(fanOut)
+    }
+
+    /// Whether the regular file at `path` already holds the blob: its size and — because a copy of the right size may
+    /// still be damaged (a flipped bit), and keeping it would make the new record point at wrong bytes — its SHA-256.
+    /// Reached only when a commit finds its blob already there (the same content stored under another URL, or by
+    /// another writer), so the re-hash costs nothing on the usual path.
+    private func holdsIntactCopy(_ path: String, of blob: BlobRef) throws(StoreError) -> Bool {
+        var existing = stat()
+        guard lstat(path, &existing) == 0, FileSystem.isRegularFile(existing), Int(existing.st_size) == blob.size
+        else { return false }
+        guard let check = try Self.hashFile(path) else { return false }
+        return check.size == blob.size && check.sha256 == blob.sha256
     }
 
     /// Notes a fan-out directory (`ab`) that received a blob: fsync'd before the next record is appended.
@@ -427,19 +454,66 @@ public final class AssetStore: Sendable {
         }
     }
 
-    /// Removes a damaged blob (if the file is still the one that was checked) and describes the damage.
+    /// Removes a damaged blob (if the file is still the one that was checked) and describes the damage. A
+    /// directory where the blob belongs is moved into `tmp/` (gc removes it there), anything else is unlinked, so
+    /// that fetching the URL again can store a good copy. On a store this process cannot write, nothing is removed.
     func quarantine(_ blob: BlobRef, path: String, info: stat, actualSize: Int, actualSHA256: String?)
         -> BlobDamage
     {
         // Under the exclusive lock no commit can be renaming a fresh copy into place at the same moment.
         if let lock = try? self.lock(exclusive: true) {
-            var now = stat()
-            if lstat(path, &now) == 0, now.st_ino == info.st_ino, now.st_dev == info.st_dev {
-                unlink(path)  // fails harmlessly for a directory, which verify keeps reporting
-            }
+            removeIfUnchanged(path: path, info: info)
             lock.release()
         }
         return BlobDamage(blob: blob, path: path, actualSize: actualSize, actualSHA256: actualSHA256)
+    }
+
+    /// Moves a directory found where a blob belongs out of `objects/`, under the exclusive store lock (as
+    /// ``quarantine(_:path:info:actualSize:actualSHA256:)`` does). Callers must not hold the store lock themselves.
+    func moveAside(path: String, info: stat) {
+        guard let lock = try? self.lock(exclusive: true) else { return }
+        removeIfUnchanged(path: path, info: info)
+        lock.release()
+    }
+
+    /// Removes `path` when it is still the file system object `info` describes (same device and inode): a directory
+    /// is renamed into `tmp/` as `aside-PID-TOKEN` (a rename is one call, whatever the directory holds; gc removes it
+    /// with its contents), anything else is unlinked. Called under the exclusive store lock.
+    private func removeIfUnchanged(path: String, info: stat) {
+        var now = stat()
+        guard lstat(path, &now) == 0, now.st_ino == info.st_ino, now.st_dev == info.st_dev else { return }
+        guard FileSystem.isDirectory(now) else {
+            unlink(path)
+            return
+        }
+        let aside = tempDirectory + "/\(Self.asidePrefix)\(getpid())-\(FileSystem.randomToken())"
+        if Glibc.rename(path, aside) != 0 {
+            // Another file system under objects/ (a mount point): remove it where it is instead.
+            FileSystem.removeTree(path)
+        }
+    }
+
+    /// The name prefix of entries ``removeIfUnchanged(path:info:)`` moved from `objects/` into `tmp/`.
+    static let asidePrefix = "aside-"
+
+    /// Checks that this process can write the store: creates (and drops) a temporary file in `tmp/` and opens the
+    /// index log for appending without writing to it. A store on a read-only mount, another user's store or one
+    /// made read-only with `chmod` fails here, before any download; a full disk is found only when bytes are written.
+    /// - Throws: the ``StoreError`` (`.readOnly`, `.permissionDenied`, …).
+    public func checkWritable() throws(StoreError) {
+        let writer = try beginBlob()
+        writer.abort()
+        let fd = Glibc.openat(indexFD, Self.logName, O_WRONLY | O_APPEND | O_CLOEXEC)
+        if fd >= 0 {
+            close(fd)
+        } else if errno == ENOENT {
+            // No log yet: the first record creates it, which needs a writable index directory.
+            if faccessat(indexFD, ".", W_OK, AT_EACCESS) != 0 {
+                throw StoreError.system("write to", path: indexDirectory, errno: errno)
+            }
+        } else {
+            throw StoreError.system("open index", path: logPath, errno: errno)
+        }
     }
 
     /// Streams a file through SHA-256; `nil` when it does not exist, size 0 and an empty hash when it is

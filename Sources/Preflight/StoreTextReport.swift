@@ -41,6 +41,12 @@ public enum StoreTextReport {
         var text =
             "removed \(report.removedTempFiles) temporary files, \(report.removedOrphans) orphan blobs "
             + "(kept \(report.keptYoungOrphans) younger than the grace period), dropped \(report.droppedRecords) records\n"
+        if report.removedNonFiles > 0 {
+            text += "removed \(report.removedNonFiles) non-files (directories, links, FIFOs) where blobs belong\n"
+        }
+        if report.removedExportStaging > 0 {
+            text += "removed \(report.removedExportStaging) staging directories of interrupted exports\n"
+        }
         if !report.evictedURLs.isEmpty {
             text +=
                 "evicted \(report.evictedURLs.count) least-recently-used URLs (\(report.removedEvictedBlobs) blobs):\n"

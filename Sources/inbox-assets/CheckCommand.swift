@@ -64,7 +64,8 @@ enum CheckCommand {
             throw CommandFailure(message: "\(error)", status: ExitCode.invalidInput)
         }
         let engine = try NetworkOptions.engine(invocation)
-        let retriever = AssetRetriever(fetcher: engine, store: store, offline: invocation.flag("offline"))
+        let retriever = try AssetRetriever.forCommand(
+            invocation, fetcher: engine, store: store, offline: invocation.flag("offline"))
         let pipeline = CheckPipeline(
             options: CheckOptions(resolve: resolveOptions, reader: limits.readerOptions), retriever: retriever,
             passVerifier: verifier)

@@ -13,7 +13,9 @@ enum ExportCommand {
             Prefetches every asset (as prefetch does) unless --offline, then copies the stored bodies to
             DIR/assets/ and writes DIR/manifest.json:
             {"schemaVersion":1,"assets":{"<url>":{"path","sha256","contentType","bytes"}}}.
-            The export replaces an earlier one at DIR atomically. Exit 1 when any asset is missing.
+            The export replaces an earlier one at DIR atomically; anything else at DIR is refused (exit 2).
+            A store that cannot be written is read as it is (new downloads are exported from memory, with a
+            store.readOnly warning). Exit 1 when any asset is missing.
             """,
         arguments: [
             Positional(
@@ -24,6 +26,11 @@ enum ExportCommand {
             .value("out", "dir", help: "Directory to write (required): an earlier export there is replaced."),
             StoreCommand.storeOption,
             .flag("offline", help: "Use only the store: no network request; report what is missing."),
+            .flag(
+                "redact-keys",
+                help:
+                    "Key manifest.json by the SHA-256 of each exact URL instead of the URL (no URL text in the export)."
+            ),
             PrefetchCommand.video,
         ] + CommandTable.cardOptions + [CommandTable.formatTextJSON, NetworkOptions.quiet] + InputLimits.options
             + NetworkOptions.options)
@@ -32,10 +39,20 @@ enum ExportCommand {
         guard let out = invocation.value("out"), !out.isEmpty else {
             throw invocation.usageError("Missing expected option '--out <dir>'")
         }
-        let run = try await Prefetch.run(invocation, offline: invocation.flag("offline"), label: "export")
+        let run = try await Prefetch.run(
+            invocation, offline: invocation.flag("offline"), label: "export", requireWritableStore: false)
+        // Downloads a store that cannot be written kept in memory are exported from there (never no-store ones).
+        var bodies: [String: ExportBody] = [:]
+        for asset in run.assets where asset.source == .memory && asset.isOK {
+            guard !asset.findings.contains(where: { $0.code == AssetFindingCode.noStore }),
+                let bytes = asset.body(limit: Int.max)
+            else { continue }
+            bodies[asset.url] = ExportBody(bytes: bytes, contentType: asset.contentType)
+        }
+        let options = ExportOptions(manifestKeys: invocation.flag("redact-keys") ? .sha256 : .exactURL)
         let result: ExportResult
         do {
-            result = try run.store.export(urls: run.assets.map(\.url), to: out)
+            result = try run.store.export(urls: run.assets.map(\.url), to: out, options: options, bodies: bodies)
         } catch {
             throw CommandFailure(message: "cannot export to \(out): \(error.message)", status: ExitCode.invalidInput)
         }
@@ -51,6 +68,7 @@ enum ExportCommand {
                     ("schemaVersion", .int(1)), ("out", .string(result.directory)),
                     ("manifest", .string(result.directory + "/manifest.json")), ("exported", .int(result.assets.count)),
                     ("summary", run.summary.json),
+                    ("findings", .array(run.storeFinding.map { [$0.json] } ?? [])),
                     (
                         "missing",
                         .array(
@@ -75,6 +93,9 @@ enum ExportCommand {
                         text += Redaction.redactText(finding.message) + "\n"
                     }
                 }
+            }
+            if let finding = run.storeFinding {
+                text += "warning \(finding.code): \(Redaction.redactText(finding.message))\n"
             }
             text += "Summary: \(run.summary.line)\n"
             Console.out(text)

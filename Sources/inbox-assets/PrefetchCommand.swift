@@ -1,5 +1,6 @@
 import ArgumentKit
 import AssetStore
+import Findings
 import HTTPFetch
 import InboxCards
 import Preflight
@@ -27,7 +28,7 @@ enum PrefetchCommand {
         ] + InputLimits.options + NetworkOptions.options)
 
     static func run(_ invocation: Invocation) async throws -> Int32 {
-        let run = try await Prefetch.run(invocation, offline: false, label: "prefetch")
+        let run = try await Prefetch.run(invocation, offline: false, label: "prefetch", requireWritableStore: true)
         let style = TextStyle(color: Console.stdoutWantsColor)
         if invocation.value("format") == "json" {
             let report = RetrievalReport.json(
@@ -49,11 +50,18 @@ struct Prefetch {
     var summary: RetrievalSummary
     /// Messages about inputs that could not be read or used (exit 2).
     var inputErrors: [String]
+    /// The `store.readOnly` warning when the store could not be written (export only: prefetch stops instead).
+    var storeFinding: Finding?
 
     /// Runs the retrieval. Offline, only the store is read and nothing is requested.
-    /// - Throws: ``CommandFailure`` (exit 2) when the store cannot be opened or written, ``UsageError`` for a bad
-    ///   command line.
-    static func run(_ invocation: Invocation, offline: Bool, label: String) async throws -> Prefetch {
+    /// - Parameter requireWritableStore: `true` for `prefetch`, whose whole job is writing: a store that cannot be
+    ///   written is exit 2 before any download. `false` for `export`: the run goes on with what the store holds and
+    ///   keeps new downloads in memory (``storeFinding``).
+    /// - Throws: ``CommandFailure`` (exit 2) when the store cannot be opened (or, for prefetch, written),
+    ///   ``UsageError`` for a bad command line.
+    static func run(_ invocation: Invocation, offline: Bool, label: String, requireWritableStore: Bool) async throws
+        -> Prefetch
+    {
         let operands = invocation.positional("inputs")
         if operands.filter({ $0 == "-" }).count > 1 {
             throw invocation.usageError("Standard input ('-') can be given only once")
@@ -82,17 +90,21 @@ struct Prefetch {
             throw CommandFailure(message: "cannot open the store: \(error.message)", status: ExitCode.invalidInput)
         }
         let engine = try NetworkOptions.engine(invocation)
-        let retriever = AssetRetriever(fetcher: engine, store: store, offline: offline)
-        do {
-            try retriever.checkStoreWritable()
-        } catch {
-            await engine.shutdown()
-            throw CommandFailure(
-                message: "cannot write to the store \(store.directory): \(error.message)", status: ExitCode.invalidInput
-            )
+        let retriever = try AssetRetriever.forCommand(
+            invocation, fetcher: engine, store: store, offline: offline,
+            unwritableStore: requireWritableStore ? .fail : .keepInMemory)
+        if requireWritableStore {
+            do {
+                try retriever.checkStoreWritable()
+            } catch {
+                await engine.shutdown()
+                throw CommandFailure(
+                    message: "cannot write to the store \(store.directory): \(error.message)",
+                    status: ExitCode.invalidInput)
+            }
         }
         let progress = ProgressLine(label: label, quiet: invocation.flag("quiet"))
-        let downloads = plan.urls(.download)
+        let downloads = plan.items.filter { $0.mode == .download }.map { $0.request(retriever.limits) }
         var assets = await retriever.retrieveAll(downloads) { snapshot in
             progress.update(done: snapshot.done, total: snapshot.total, bytes: snapshot.bytes, failed: snapshot.failed)
         }
@@ -113,7 +125,9 @@ struct Prefetch {
         progress.finish()
         assets = Self.unique(assets)
         let summary = RetrievalSummary(assets, skippedVideos: invocation.flag("video") ? 0 : videos.count)
-        return Prefetch(plan: plan, store: store, assets: assets, summary: summary, inputErrors: inputErrors)
+        return Prefetch(
+            plan: plan, store: store, assets: assets, summary: summary, inputErrors: inputErrors,
+            storeFinding: retriever.storeFinding)
     }
 
     /// Prints the input and store errors and maps the run to its exit code: 2 for an unusable input or a store
@@ -140,5 +154,21 @@ extension AssetPlan {
     /// Roles by URL, for the JSON report.
     var roles: [String: Set<AssetReference.Role>] {
         Dictionary(items.map { ($0.url, $0.roles) }, uniquingKeysWith: { $0.union($1) })
+    }
+}
+
+extension AssetRetriever {
+    /// The retriever `check`, `prefetch` and `export` use: every body capped by `--max-size` when it is given, else by
+    /// what it is for (``BodyLimits``: 64 MiB for images, 10 MiB for passes, none for `--video` bodies, which stream),
+    /// in the store as in memory.
+    /// - Parameter unwritableStore: `.keepInMemory` (check, export) or `.fail` (prefetch).
+    static func forCommand(
+        _ invocation: Invocation, fetcher: FetchEngine, store: AssetStore?, offline: Bool,
+        unwritableStore: UnwritableStorePolicy = .keepInMemory
+    ) throws -> AssetRetriever {
+        let maxSize = try invocation.byteSize("max-size")
+        return AssetRetriever(
+            fetcher: fetcher, store: store, offline: offline, memoryLimit: maxSize ?? (64 << 20),
+            limits: BodyLimits(maxSize: maxSize), unwritableStore: unwritableStore)
     }
 }

@@ -33,6 +33,9 @@ struct ExportTests {
             url: "https://cdn.test/weird.ext_toolong", contentType: nil, expected: "weird.ext_toolong-0123456789ab.bin"),
         FileNameCase(url: "/absolute/path.png", contentType: nil, expected: "path-0123456789ab.png"),
         FileNameCase(
+            url: "https://cdn.test/img/hero.png;token=s3cret;v=2?w=1", contentType: nil,
+            expected: "hero-0123456789ab.png"),
+        FileNameCase(
             url: "https://cdn.test/" + String(repeating: "x", count: 300) + ".png", contentType: nil,
             expected: String(repeating: "x", count: 60) + "-0123456789ab.png"),
     ])

@@ -265,9 +265,9 @@ import Testing
         #expect(try harness.store().lookup(url)?.blob.size == 12)
     }
 
-    @Test func aReadOnlyStoreIsReportedBeforeAnyDownload() async throws {
+    @Test func aReadOnlyStoreIsReportedBeforeAnyDownloadWhenWritingIsTheJob() async throws {
         let harness = try RetrievalHarness()
-        let retriever = try harness.retriever()
+        let retriever = try harness.retriever(unwritableStore: .fail)
         try retriever.checkStoreWritable()
         // Root ignores permission bits, so make the temp directory something no file can be created in.
         let temp = harness.storeDirectory + "/tmp"
@@ -278,5 +278,6 @@ import Testing
         #expect(asset.findings.map(\.code) == ["asset.storeFailed"])
         #expect(asset.storeError != nil)
         #expect(!asset.isOK)
+        #expect(retriever.storeFinding == nil, "prefetch stops on the error instead")
     }
 }

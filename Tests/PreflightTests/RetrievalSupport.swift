@@ -13,10 +13,12 @@ final class RetrievalHarness {
     let engine: FetchEngine
     let storeDirectory: String
 
-    init(root: String = RetrievalHarness.www) throws {
+    init(root: String = RetrievalHarness.www, storeDirectory: String? = nil) throws {
         server = try FixtureServer(root: root, httpsPort: nil)
         engine = try FetchEngine(options: FetchOptions(timeout: 5, retries: 0))
-        storeDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("ia-retrieval-\(UUID())").path
+        self.storeDirectory =
+            storeDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("ia-retrieval-\(UUID())").path
     }
 
     deinit {
@@ -30,11 +32,11 @@ final class RetrievalHarness {
 
     func retriever(
         offline: Bool = false, memoryOnly: Bool = false, memoryLimit: Int = 64 << 20,
-        now: @escaping @Sendable () -> Date = Date.init
+        unwritableStore: UnwritableStorePolicy = .keepInMemory, now: @escaping @Sendable () -> Date = Date.init
     ) throws -> AssetRetriever {
         AssetRetriever(
             fetcher: engine, store: memoryOnly ? nil : try store(), offline: offline, memoryLimit: memoryLimit,
-            now: now)
+            unwritableStore: unwritableStore, now: now)
     }
 
     /// Requests and body bytes the server saw while `body` ran.
@@ -47,5 +49,43 @@ final class RetrievalHarness {
 
     func fileBytes(_ relative: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.www + "/" + relative)))
+    }
+}
+
+/// A directory made read-only for one test by binding it read-only onto itself (`mount --bind` + `remount,bind,ro`);
+/// needs root and a permitted `mount`. Unmounted when the value goes away.
+final class ReadOnlyBind {
+    let path: String
+
+    /// Whether this machine lets tests make bind mounts (checked once).
+    static let isAvailable: Bool = {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ia-bind-\(UUID())").path
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        return (try? ReadOnlyBind(directory)) != nil
+    }()
+
+    init(_ path: String) throws {
+        self.path = path
+        guard Self.mount(["--bind", path, path]) == 0 else { throw CocoaError(.featureUnsupported) }
+        guard Self.mount(["-o", "remount,bind,ro", path]) == 0 else {
+            _ = Self.command("/bin/umount", [path])
+            throw CocoaError(.featureUnsupported)
+        }
+    }
+
+    deinit { _ = Self.command("/bin/umount", ["-l", path]) }
+
+    private static func mount(_ arguments: [String]) -> Int32 { command("/bin/mount", arguments) }
+
+    private static func command(_ executable: String, _ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 }

@@ -14,6 +14,11 @@ public struct ExportOptions: Sendable, Hashable {
         /// must redact its lookup keys with the same rule. Two URLs that differ only in a secret share a
         /// key; the first in URL order wins and the other is reported as a collision.
         case redactedURL
+        /// The SHA-256 of the exact URL (its UTF-8 bytes, 64 lowercase hex digits): the app hashes the URL it finds
+        /// in the message payload and looks that up. No URL text reaches the export at all: the manifest says
+        /// `"keys": "sha256"`, and file names are the content's SHA-256 instead of the URL's last path component.
+        /// Distinct URLs never share a key.
+        case sha256
     }
 
     /// How URLs appear as manifest keys.
@@ -93,49 +98,90 @@ public struct ExportResult: Sendable, Hashable {
     public var findings: [Finding] { missing.map(\.finding) }
 }
 
+/// A body to export that is not in the store: a download a store that cannot be written kept in memory.
+public struct ExportBody: Sendable, Hashable {
+    /// The bytes.
+    public var bytes: [UInt8]
+    /// The `Content-Type` it was served with.
+    public var contentType: String?
+
+    /// Creates a body.
+    public init(bytes: [UInt8], contentType: String?) {
+        self.bytes = bytes
+        self.contentType = contentType
+    }
+}
+
 extension AssetStore {
     /// Writes the stored bodies of `urls` as files under `directory/assets/` plus `directory/manifest.json`:
     /// ```
     /// {"schemaVersion":1,"assets":{"<url>":{"path":"assets/<file>","sha256":"…","contentType":"…","bytes":123}}}
     /// ```
     /// Every file is copied (not linked: the app bundle must not share inodes with the store) while its
-    /// SHA-256 is checked. The export is atomic: it is built in a hidden sibling directory, fsync'd, and
-    /// renamed into place; an earlier export at `directory` is replaced. URLs the store cannot provide are
-    /// reported in ``ExportResult/missing`` and left out of the manifest.
-    /// - Throws: `.outputNotEmpty` when `directory` holds something other than an earlier export, or the
-    ///   file system's error (the staging directory is removed).
-    public func export(urls: [String], to directory: String, options: ExportOptions = ExportOptions())
-        throws(StoreError) -> ExportResult
-    {
-        let output = FileSystem.absolute(directory)
+    /// SHA-256 is checked. The export is atomic: it is built in a hidden sibling directory
+    /// (`.NAME.export-PID-TOKEN`, `flock`'d while this process works in it), fsync'd, and exchanged with an earlier
+    /// export at `directory` in one `renameat2(RENAME_EXCHANGE)` (two renames where the file system cannot
+    /// exchange). URLs the store cannot provide are reported in ``ExportResult/missing`` and left out of the
+    /// manifest.
+    ///
+    /// `directory` may be absent, an empty directory, an earlier export (a directory holding a regular
+    /// `manifest.json`) or a symbolic link to one of those (the export is written where the link points; the link
+    /// stays). Anything else — a regular file, a device, a FIFO, a socket, a directory with other contents, a
+    /// dangling link — is refused and left as it is. Before staging, what interrupted exports to the same
+    /// `directory` left next to it (staging and replaced directories whose process is gone) is removed, and a
+    /// replaced export whose successor never arrived is put back; the store also notes `directory` (in
+    /// `STORE/exports/`) so that ``gc(maxBytes:orphanGrace:)`` finds such leftovers later.
+    /// - Parameters:
+    ///   - urls: The URLs to export (duplicates are fine).
+    ///   - directory: The export directory.
+    ///   - options: How URLs appear in the manifest.
+    ///   - bodies: Bodies to take from memory instead of the store, by URL (downloads a store that cannot be
+    ///     written could not keep).
+    /// - Throws: `.outputNotEmpty` when `directory` holds something other than an earlier export,
+    ///   `.outputNotADirectory` when it is not a directory at all, or the file system's error (the staging
+    ///   directory is removed).
+    public func export(
+        urls: [String], to directory: String, options: ExportOptions = ExportOptions(),
+        bodies: [String: ExportBody] = [:]
+    ) throws(StoreError) -> ExportResult {
+        let requested = FileSystem.absolute(directory)
+        let output = try ExportTarget.resolve(requested)
         let parent = FileSystem.parentDirectory(output)
-        try FileSystem.makeDirectories(parent)
-        var replacing = false
-        if let info = try FileSystem.status(output) {
-            let names = FileSystem.isDirectory(info) ? try FileSystem.list(output) : ["?"]
-            guard names.isEmpty || names.contains("manifest.json") else {
-                throw StoreError(
-                    .outputNotEmpty, "\(output) exists and is not an earlier export (no manifest.json)", path: output)
-            }
-            replacing = !names.isEmpty
-        }
         let name = FileSystem.lastComponent(output)
-        let staging = parent + "/.\(name).export-\(getpid())-\(FileSystem.randomToken())"
+        // Refused targets first: nothing is cleaned up next to them, and the store does not note them.
+        _ = try Self.replacesEarlierExport(output, shownAs: requested)
+        ExportTarget.cleanDebris(nextTo: output)
+        registerExport(output)
+        // Again: cleaning up may have put back an earlier export that an interrupted run had moved away.
+        let replacing = try Self.replacesEarlierExport(output, shownAs: requested)
+        let staging = parent + "/.\(name)\(ExportTarget.stagingInfix)\(getpid())-\(FileSystem.randomToken())"
+        try FileSystem.makeDirectory(staging)
+        // Held until the export is done: a cleaner (gc, another export) never removes a locked directory.
+        let stagingLock = DirectoryLock(staging)
+        defer { stagingLock.release() }
         do throws(StoreError) {
             try FileSystem.makeDirectories(staging + "/assets")
-            let result = try writeExport(urls: urls, into: staging, finalDirectory: output, options: options)
+            let result = try writeExport(
+                urls: urls, bodies: bodies, into: staging, finalDirectory: requested, options: options)
             try FileSystem.syncDirectory(staging + "/assets")
             try FileSystem.syncDirectory(staging)
             if replacing {
-                let old = parent + "/.\(name).old-\(getpid())-\(FileSystem.randomToken())"
-                try FileSystem.rename(output, old)
-                do throws(StoreError) {
-                    try FileSystem.rename(staging, output)
-                } catch {
-                    try? FileSystem.rename(old, output)
-                    throw error
+                let oldLock = DirectoryLock(output)
+                defer { oldLock.release() }
+                if try FileSystem.exchange(staging, output) {
+                    // `staging` now names the earlier export.
+                    FileSystem.removeTree(staging)
+                } else {
+                    let old = parent + "/.\(name)\(ExportTarget.oldInfix)\(getpid())-\(FileSystem.randomToken())"
+                    try FileSystem.rename(output, old)
+                    do throws(StoreError) {
+                        try FileSystem.rename(staging, output)
+                    } catch {
+                        try? FileSystem.rename(old, output)
+                        throw error
+                    }
+                    FileSystem.removeTree(old)
                 }
-                FileSystem.removeTree(old)
             } else {
                 try FileSystem.rename(staging, output)
             }
@@ -147,42 +193,130 @@ extension AssetStore {
         }
     }
 
-    private func writeExport(urls: [String], into staging: String, finalDirectory: String, options: ExportOptions)
-        throws(StoreError) -> ExportResult
-    {
+    /// Whether `output` holds an earlier export to replace (`false`: absent or an empty directory).
+    /// - Throws: `.outputNotADirectory` or `.outputNotEmpty` for anything an export must not replace.
+    private static func replacesEarlierExport(_ output: String, shownAs requested: String) throws(StoreError) -> Bool {
+        guard let info = try FileSystem.linkStatus(output) else { return false }
+        guard FileSystem.isDirectory(info) else {
+            throw StoreError(
+                .outputNotADirectory, "\(requested) is \(FileSystem.describe(info)), not a directory; left as it is",
+                path: requested)
+        }
+        guard !(try FileSystem.list(output)).isEmpty else { return false }
+        guard let manifest = try FileSystem.linkStatus(output + "/manifest.json"), FileSystem.isRegularFile(manifest)
+        else {
+            throw StoreError(
+                .outputNotEmpty, "\(requested) exists and is not an earlier export (no manifest.json)", path: requested)
+        }
+        return true
+    }
+
+    /// Notes an export target in `STORE/exports/` (one small file per target, named by the SHA-256 of its path and
+    /// holding the path) so that gc can find what an interrupted export left next to it. Best effort: a store that
+    /// cannot be written simply does not learn about it (the next export to the same target still cleans up).
+    func registerExport(_ target: String) {
+        let line = Array((target + "\n").utf8)
+        let name = String(SHA256Hasher.hex(Array(target.utf8)).prefix(32))
+        let file = exportsDirectory + "/" + name
+        if (try? FileSystem.readFile(file)) == line { return }
+        guard (try? FileSystem.makeDirectories(exportsDirectory)) != nil else { return }
+        let temp = exportsDirectory + "/.tmp-\(getpid())-\(FileSystem.randomToken())"
+        guard let fd = try? FileSystem.open(temp, O_WRONLY | O_CREAT | O_EXCL, operation: "create") else { return }
+        let written =
+            (try? withBytes(line) { (raw) throws(StoreError) in
+                try FileSystem.writeAll(fd, raw.baseAddress!, raw.count, path: temp)
+            }) != nil
+        close(fd)
+        if !written || Glibc.rename(temp, file) != 0 { unlink(temp) }
+    }
+
+    /// The export targets ``registerExport(_:)`` noted, with the file that notes each. A file whose name does not
+    /// match its content (torn by a crash, or not the store's) is reported with a `nil` target.
+    func registeredExports() -> [(file: String, target: String?)] {
+        var found: [(String, String?)] = []
+        // Unreadable (another user's store): nothing to look after.
+        for name in ((try? FileSystem.list(exportsDirectory)) ?? []).sorted() {
+            let file = exportsDirectory + "/" + name
+            if name.hasPrefix(".tmp-") {
+                found.append((file, nil))
+                continue
+            }
+            guard let bytes = try? FileSystem.readFile(file), bytes.last == 0x0a, bytes.count < 8_192 else {
+                found.append((file, nil))
+                continue
+            }
+            let target = String(decoding: bytes.dropLast(), as: UTF8.self)
+            let valid = target.hasPrefix("/") && String(SHA256Hasher.hex(Array(target.utf8)).prefix(32)) == name
+            found.append((file, valid ? target : nil))
+        }
+        return found
+    }
+
+    private func writeExport(
+        urls: [String], bodies: [String: ExportBody], into staging: String, finalDirectory: String,
+        options: ExportOptions
+    ) throws(StoreError) -> ExportResult {
         var assets: [ExportedAsset] = []
         var missing: [MissingAsset] = []
         var manifestAssets = JSONObject()
         var written: [String: String] = [:]  // file → sha256
+        let hashedKeys = options.manifestKeys == .sha256
         for url in Set(urls).sorted() {
-            let key = options.manifestKeys == .exactURL ? url : Redaction.redactURL(url)
+            let key: String
+            switch options.manifestKeys {
+            case .exactURL: key = url
+            case .redactedURL: key = Redaction.redactURL(url)
+            case .sha256: key = SHA256Hasher.hex(Array(url.utf8))
+            }
             if manifestAssets[key] != nil {
                 missing.append(MissingAsset(url: url, reason: .keyCollision))
                 continue
             }
-            guard let entry = try lookup(url) else {
-                missing.append(MissingAsset(url: url, reason: .notInStore))
-                continue
-            }
-            var file =
-                "assets/" + Self.exportFileName(url: url, sha256: entry.blob.sha256, contentType: entry.contentType)
-            if let other = written[file], other != entry.blob.sha256 {
-                // Twelve hex digits collided: the full hash keeps the two contents apart.
-                file.replace(String(other.prefix(12)), with: entry.blob.sha256, maxReplacements: 1)
-            }
-            if written[file] == nil {
-                switch try copyVerified(entry.blob, to: staging + "/" + file) {
-                case .intact: written[file] = entry.blob.sha256
-                case .missing:
-                    missing.append(MissingAsset(url: url, reason: .blobMissing))
-                    continue
-                case .damaged:
-                    missing.append(MissingAsset(url: url, reason: .blobDamaged))
+            // The body: from memory when the caller holds it (newer than any stored copy), else from the store.
+            let sha256: String
+            let size: Int
+            let contentType: String?
+            let entry: StoreEntry?
+            if let body = bodies[url] {
+                sha256 = SHA256Hasher.hex(body.bytes)
+                size = body.bytes.count
+                contentType = body.contentType
+                entry = nil
+            } else {
+                guard let stored = try lookup(url) else {
+                    missing.append(MissingAsset(url: url, reason: .notInStore))
                     continue
                 }
+                (sha256, size, contentType, entry) = (
+                    stored.blob.sha256, stored.blob.size, stored.contentType, stored
+                )
             }
-            let asset = ExportedAsset(
-                url: url, path: file, sha256: entry.blob.sha256, contentType: entry.contentType, bytes: entry.blob.size)
+            var file =
+                "assets/"
+                + (hashedKeys
+                    ? Self.hashedExportFileName(url: url, sha256: sha256, contentType: contentType)
+                    : Self.exportFileName(url: url, sha256: sha256, contentType: contentType))
+            if let other = written[file], other != sha256 {
+                // Twelve hex digits collided: the full hash keeps the two contents apart.
+                file.replace(String(other.prefix(12)), with: sha256, maxReplacements: 1)
+            }
+            if written[file] == nil {
+                if let body = bodies[url] {
+                    try writeNewFile(body.bytes, to: staging + "/" + file)
+                    written[file] = sha256
+                } else if let entry {
+                    switch try copyVerified(entry.blob, to: staging + "/" + file) {
+                    case .intact: written[file] = sha256
+                    case .missing:
+                        missing.append(MissingAsset(url: url, reason: .blobMissing))
+                        continue
+                    case .damaged:
+                        missing.append(MissingAsset(url: url, reason: .blobDamaged))
+                        continue
+                    }
+                }
+            }
+            let asset = ExportedAsset(url: url, path: file, sha256: sha256, contentType: contentType, bytes: size)
             assets.append(asset)
             manifestAssets[key] = .object(
                 JSONObject([
@@ -190,17 +324,24 @@ extension AssetStore {
                     ("contentType", .optional(asset.contentType)), ("bytes", .int(asset.bytes)),
                 ]))
         }
-        let manifest = JSONValue.object(JSONObject([("schemaVersion", .int(1)), ("assets", .object(manifestAssets))]))
-        let manifestPath = staging + "/manifest.json"
-        let fd = try FileSystem.open(manifestPath, O_WRONLY | O_CREAT | O_EXCL, operation: "create manifest")
-        defer { close(fd) }
+        var members: [(String, JSONValue)] = [("schemaVersion", .int(1))]
+        if hashedKeys { members.append(("keys", .string("sha256"))) }
+        members.append(("assets", .object(manifestAssets)))
+        let manifest = JSONValue.object(JSONObject(members))
         var bytes = Array(manifest.serialized(pretty: true).utf8)
         bytes.append(0x0a)
-        try withBytes(bytes) { (raw) throws(StoreError) in
-            try FileSystem.writeAll(fd, raw.baseAddress!, raw.count, path: manifestPath)
-        }
-        try FileSystem.sync(fd, path: manifestPath)
+        try writeNewFile(bytes, to: staging + "/manifest.json")
         return ExportResult(directory: finalDirectory, assets: assets, missing: missing, manifest: manifest)
+    }
+
+    /// Creates `path` (it must not exist: `O_EXCL`, never through a link) with `bytes`, fsync'd.
+    private func writeNewFile(_ bytes: [UInt8], to path: String) throws(StoreError) {
+        let fd = try FileSystem.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, operation: "create export file")
+        defer { close(fd) }
+        try withBytes(bytes) { (raw) throws(StoreError) in
+            if raw.count > 0 { try FileSystem.writeAll(fd, raw.baseAddress!, raw.count, path: path) }
+        }
+        try FileSystem.sync(fd, path: path)
     }
 
     /// Copies a blob to `destination`, hashing while copying; a damaged blob is removed from the store.
@@ -217,7 +358,8 @@ extension AssetStore {
             info = found
         }
         defer { close(input) }
-        let output = try FileSystem.open(destination, O_WRONLY | O_CREAT | O_EXCL, operation: "create export file")
+        let output = try FileSystem.open(
+            destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, operation: "create export file")
         var closed = false
         defer { if !closed { close(output) } }
         let hasher = try SHA256Hasher()
@@ -242,10 +384,10 @@ extension AssetStore {
         return .intact(destination)
     }
 
-    /// A safe file name for an exported asset: the URL's last path component (percent-decoded, reduced to
-    /// `[A-Za-z0-9._-]`, no leading dot, no `..`, at most 60 bytes), a dash and the first 12 hex digits of the
-    /// content hash, and an extension — the URL's own, or one derived from the content type. Never `..`,
-    /// never a path separator, never absolute; equal content under an equal name shares one file.
+    /// A safe file name for an exported asset: the URL's last path component (without `;` parameters,
+    /// percent-decoded, reduced to `[A-Za-z0-9._-]`, no leading dot, no `..`, at most 60 bytes), a dash and the first
+    /// 12 hex digits of the content hash, and an extension — the URL's own, or one derived from the content type.
+    /// Never `..`, never a path separator, never absolute; equal content under an equal name shares one file.
     public static func exportFileName(url: String, sha256: String, contentType: String?) -> String {
         var path = Substring(url)
         if let scheme = path.firstRange(of: "://") {
@@ -253,7 +395,9 @@ extension AssetStore {
             path = path[(path.firstIndex(of: "/") ?? path.endIndex)...]
         }
         if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
-        let last = path.split(separator: "/").last.map(String.init) ?? ""
+        var last = path.split(separator: "/").last.map(String.init) ?? ""
+        // Matrix parameters (`;token=…`) are no part of a file name, and may carry secrets.
+        if let parameters = last.firstIndex(of: ";") { last = String(last[..<parameters]) }
         var safe = percentDecoded(last).map { byte -> UInt8 in
             let allowed =
                 (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a)
@@ -281,6 +425,25 @@ extension AssetStore {
         let suffix = fileExtension ?? extensionFor(contentType: contentType)
         return "\(stem)-\(sha256.prefix(12)).\(suffix)"
     }
+
+    /// The file name of an asset exported with ``ExportOptions/ManifestKeys/sha256`` keys: the content's SHA-256 and
+    /// an extension from the content type — or, when the type says nothing, the URL's own if it is one of the
+    /// well-known media extensions, so that no other URL text reaches the export.
+    static func hashedExportFileName(url: String, sha256: String, contentType: String?) -> String {
+        var suffix = extensionFor(contentType: contentType)
+        if suffix == "bin" {
+            let named = exportFileName(url: url, sha256: sha256, contentType: nil)
+            let own = String(named[named.index(after: named.lastIndex(of: ".")!)...])
+            if knownExtensions.contains(own) { suffix = own }
+        }
+        return "\(sha256).\(suffix)"
+    }
+
+    /// The extensions ``extensionFor(contentType:)`` gives, plus common spellings of them.
+    static let knownExtensions: Set<String> = [
+        "jpg", "jpeg", "png", "gif", "webp", "heic", "heif", "avif", "svg", "bmp", "mp4", "m4v", "mov", "webm", "ts",
+        "m4s", "m3u8", "m3u", "pkpass", "json", "txt", "html",
+    ]
 
     /// The usual file extension for a content type (parameters ignored); `bin` when unknown.
     static func extensionFor(contentType: String?) -> String {

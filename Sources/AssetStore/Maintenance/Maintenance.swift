@@ -21,8 +21,14 @@ public struct StoreProblem: Sendable, Hashable {
         case strayTempFile
         /// A blob no record references: a crash between blob and record (warning, removed by gc).
         case orphanBlob
-        /// A file in `objects/` that is not named like a blob (warning; the store ignores it).
+        /// A file in `objects/` that is not named like a blob, or something other than a regular file (a directory,
+        /// a symlink, a FIFO) where a blob belongs (warning; gc removes the latter, the next fetch of its URL moves
+        /// it aside; anything else the store ignores).
         case unexpectedFile
+        /// A staging or replaced directory an interrupted `export` left next to its target (`.DIR.export-PID-*`,
+        /// `.DIR.old-PID-*`; its process is gone and nobody holds its lock): warning, removed by gc and by the next
+        /// export to the same target.
+        case staleExport
     }
 
     /// What is wrong.
@@ -93,6 +99,10 @@ public struct GCReport: Sendable, Hashable {
     public var bytesAfter = 0
     /// Whether the index log was rewritten.
     public var compacted = false
+    /// Things other than regular files where blobs belong (directories, symlinks, FIFOs) removed.
+    public var removedNonFiles = 0
+    /// Staging and replaced directories of interrupted exports removed (`.DIR.export-PID-*`, `.DIR.old-PID-*`).
+    public var removedExportStaging = 0
 
     /// The report as JSON (evicted URLs redacted).
     public var json: JSONValue {
@@ -103,6 +113,7 @@ public struct GCReport: Sendable, Hashable {
                 ("evicted", .array(evictedURLs.map { .string(Redaction.redactURL($0)) })),
                 ("removedEvictedBlobs", .int(removedEvictedBlobs)), ("droppedRecords", .int(droppedRecords)),
                 ("freedBytes", .int(freedBytes)), ("bytesAfter", .int(bytesAfter)), ("compacted", .bool(compacted)),
+                ("removedNonFiles", .int(removedNonFiles)), ("removedExportStaging", .int(removedExportStaging)),
             ]))
     }
 }
@@ -216,10 +227,24 @@ extension AssetStore {
             }
         }
         for (path, size) in try strayTempFiles() {
+            let aside = FileSystem.lastComponent(path).hasPrefix(Self.asidePrefix)
             problems.append(
                 StoreProblem(
                     kind: .strayTempFile, severity: .warning, path: path, url: nil,
-                    message: "temporary file (\(size) bytes) left by an interrupted write"))
+                    message: aside
+                        ? "something that was not a blob, moved out of objects/ so that the blob could be stored there"
+                        : "temporary file (\(size) bytes) left by an interrupted write"))
+        }
+        for (_, target) in registeredExports() {
+            guard let target else { continue }
+            for debris in ExportTarget.findDebris(nextTo: target) {
+                problems.append(
+                    StoreProblem(
+                        kind: .staleExport, severity: .warning, path: debris.path, url: nil,
+                        message:
+                            "\(debris.isOldExport ? "replaced" : "staging") directory of an interrupted export to "
+                            + "\(target) (process \(debris.pid) is gone)"))
+            }
         }
         problems.sort { ($0.severity, $1.path) > ($1.severity, $0.path) }
         return VerifyReport(
@@ -245,8 +270,17 @@ extension AssetStore {
             report.removedTempFiles += 1
             report.freedBytes += size
         }
+        report.removedExportStaging = cleanExports()
         let state = try loadIndex()
-        let (blobs, _) = try scanObjects()
+        let (blobs, junk) = try scanObjects()
+        for path in junk where Self.isBlobPath(path) {
+            // Named like a blob but not a regular file: damage that only hides the blob (a directory here made every
+            // read of it fail). Files not named like blobs are left alone: the store did not make them.
+            var info = stat()
+            guard lstat(path, &info) == 0, !FileSystem.isRegularFile(info) else { continue }
+            FileSystem.removeTree(path)
+            report.removedNonFiles += 1
+        }
         var live: [(url: String, indexed: IndexedEntry)] = []
         for (url, indexed) in state.entries {
             if let blob = blobs[indexed.entry.blob.sha256], blob.size == indexed.entry.blob.size {
@@ -304,6 +338,43 @@ extension AssetStore {
         }
         report.bytesAfter = total
         return report
+    }
+
+    /// Removes what interrupted exports left next to every target ``registerExport(_:)`` noted, and forgets targets
+    /// that are gone with nothing left next to them.
+    /// - Returns: how many directories were removed.
+    private func cleanExports() -> Int {
+        var removed = 0
+        for (file, target) in registeredExports() {
+            guard let target else {
+                // Torn by a crash (or a temporary file whose writer is gone): nothing to learn from it.
+                if let pid = Self.temporaryWriter(file), !ExportTarget.processIsGone(pid) { continue }
+                unlink(file)
+                continue
+            }
+            removed += ExportTarget.cleanDebris(nextTo: target).removed.count
+            let parent = FileSystem.parentDirectory(target)
+            let name = FileSystem.lastComponent(target)
+            let leftovers = (try? FileSystem.list(parent))?.contains { ExportTarget.parse($0, name: name) != nil }
+            var targetGone = false
+            do throws(StoreError) { targetGone = try FileSystem.linkStatus(target) == nil } catch {}
+            if targetGone, leftovers != true { unlink(file) }
+        }
+        return removed
+    }
+
+    /// The process id in `exports/.tmp-PID-TOKEN`, if `file` is such a name.
+    private static func temporaryWriter(_ file: String) -> pid_t? {
+        let name = FileSystem.lastComponent(file)
+        guard name.hasPrefix(".tmp-") else { return nil }
+        return name.dropFirst(".tmp-".count).split(separator: "-").first.flatMap { pid_t($0) }
+    }
+
+    /// Whether `path` is `objects/sha256/ab/<64 hex starting ab>`.
+    static func isBlobPath(_ path: String) -> Bool {
+        let name = FileSystem.lastComponent(path)
+        let prefix = FileSystem.lastComponent(FileSystem.parentDirectory(path))
+        return Hex.isDigest(name) && prefix.utf8.count == 2 && name.hasPrefix(prefix)
     }
 
     /// Counts entries, blobs, bytes and debris without hashing anything.

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// Thin, errno-translating wrappers over the POSIX calls the store needs. The store talks to the kernel
 /// directly (not through Foundation's FileManager) because crash safety depends on exact calls: `O_EXCL`,
@@ -164,6 +165,70 @@ enum FileSystem {
         if errno == ENOENT || errno == ENOTDIR { return nil }
         throw StoreError.system("stat", path: path, errno: errno)
     }
+
+    /// `lstat` (a symbolic link is described, not followed), or `nil` when the path does not exist.
+    static func linkStatus(_ path: String) throws(StoreError) -> stat? {
+        var info = stat()
+        if lstat(path, &info) == 0 { return info }
+        if errno == ENOENT || errno == ENOTDIR { return nil }
+        throw StoreError.system("stat", path: path, errno: errno)
+    }
+
+    /// `realpath`: the absolute path with every symbolic link, `.` and `..` resolved; `nil` (and `errno` set) when
+    /// some component does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = Glibc.realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// "a regular file", "a FIFO", … for messages.
+    static func describe(_ info: stat) -> String {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: "a regular file"
+        case S_IFDIR: "a directory"
+        case S_IFLNK: "a symbolic link"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        default: "a special file"
+        }
+    }
+
+    /// `mkdir` of one new directory (it must not exist yet).
+    static func makeDirectory(_ path: String, mode: mode_t = 0o755) throws(StoreError) {
+        if mkdir(path, mode) == 0 { return }
+        throw StoreError.system("create directory", path: path, errno: errno)
+    }
+
+    /// `renameat2(from, to, RENAME_EXCHANGE)`: swaps two directory entries atomically (Linux 3.15+, on the file
+    /// systems that support it). Looked up with `dlsym` because Glibc's Swift module does not import `renameat2`
+    /// (glibc declares it only under `_GNU_SOURCE`).
+    /// - Returns: `false` when the C library, kernel or file system cannot exchange (then rename twice instead).
+    /// - Throws: any other failure.
+    static func exchange(_ from: String, _ to: String) throws(StoreError) -> Bool {
+        guard let renameat2 = Self.renameat2, exchangeEnabled.load(ordering: .relaxed) else { return false }
+        let exchangeFlag: UInt32 = 2  // RENAME_EXCHANGE in <linux/fs.h>
+        while renameat2(AT_FDCWD, from, AT_FDCWD, to, exchangeFlag) != 0 {
+            if errno == EINTR { continue }
+            if errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP { return false }
+            throw StoreError.system("exchange \(from) with", path: to, errno: errno)
+        }
+        return true
+    }
+
+    /// Cleared by tests to take the two-rename path file systems without `RENAME_EXCHANGE` take.
+    static let exchangeEnabled = Atomic(true)
+
+    private typealias RenameAt2 =
+        @convention(c) (
+            Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32
+        ) -> Int32
+    private static let renameat2: RenameAt2? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return nil }
+        return unsafeBitCast(symbol, to: RenameAt2.self)
+    }()
 
     static func isDirectory(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFDIR }
     static func isRegularFile(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFREG }

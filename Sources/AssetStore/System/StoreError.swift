@@ -25,6 +25,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case writerFinished
         /// The export target exists and is not empty and not an earlier export.
         case outputNotEmpty
+        /// The export target exists and is not a directory (a file, a device, a FIFO, a dangling link): it is never
+        /// replaced.
+        case outputNotADirectory
         /// Neither `$XDG_CACHE_HOME` nor `$HOME` says where the default store lives.
         case noDefaultLocation
     }

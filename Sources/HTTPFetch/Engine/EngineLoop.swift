@@ -630,6 +630,10 @@ final class EngineLoop: @unchecked Sendable {
             if classified == .privateAddress {
                 text = "refused to talk to the non-public address \(flight.remoteAddress ?? "?") (deny-private)"
             }
+            if classified == .tooLarge, let maxSize = options.maxSize {
+                // curl only says "Failure writing output to destination" when the counted bytes passed the cap.
+                text = "the body is larger than the \(maxSize)-byte limit (--max-size)"
+            }
         }
         releaseSlot(flight)
         if let failure, failure.isRetryable(httpStatus: status == 0 ? nil : status),

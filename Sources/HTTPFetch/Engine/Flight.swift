@@ -206,7 +206,7 @@ final class Flight {
 
     private func sinkThrew(_ index: Int, _ error: any Error) {
         if let capacity = error as? SinkCapacityExceeded {
-            waiters[index].sinkFailure = (.tooLarge, "the sink holds at most \(capacity.limit) bytes")
+            waiters[index].sinkFailure = (.tooLarge, "the body is larger than the \(capacity.limit)-byte limit")
         } else {
             waiters[index].sinkFailure = (.sink, "the sink failed: \(error)")
         }

@@ -17,8 +17,13 @@ public enum AssetFindingCode {
     public static let storeDamaged = "asset.storeDamaged"
     /// Offline, and the entry's stored body is gone (error). Same code as ``MissingAsset``'s.
     public static let storeMissing = "asset.storeMissing"
-    /// The store could not be read or written: full disk, read-only directory, I/O error (error).
+    /// The store could not be read or written: an I/O error, or (for `prefetch`, which exits 2) a full disk or a
+    /// read-only directory (error).
     public static let storeFailed = "asset.storeFailed"
+    /// The store cannot be written (read-only mount, another user's directory, no write permission, full disk):
+    /// `check` and `export` used the copies it holds and kept new downloads in memory for this run only; reported
+    /// once per run, not per asset (warning).
+    public static let storeReadOnly = "store.readOnly"
     /// The server sent `Cache-Control: no-store`: the body was used for this run only and will not be there
     /// offline or for an export (warning).
     public static let noStore = "asset.noStore"

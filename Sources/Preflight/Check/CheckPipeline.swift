@@ -86,7 +86,7 @@ public struct CheckPipeline: Sendable {
         let plan = AssetPlan.make(resolved.run.cards)
 
         let downloads = plan.items.filter { $0.mode == .download }
-        let fetched = await retriever.retrieveAll(downloads.map(\.url), progress: progress)
+        let fetched = await retriever.retrieveAll(downloads.map { $0.request(retriever.limits) }, progress: progress)
         var retrieved: [String: RetrievedAsset] = [:]
         for asset in fetched { retrieved[asset.url] = asset }
         let videos = await probeVideos(plan.items.filter { $0.mode == .video }.map(\.url))
@@ -110,8 +110,13 @@ public struct CheckPipeline: Sendable {
             }
         }
 
+        var inputFindings = resolved.run.inputFindings
+        if let finding = retriever.storeFinding, let store = retriever.store {
+            // One warning for the run, not a finding per asset: no card is broken because of the store.
+            inputFindings.append(SourcedFinding(source: store.directory, finding: finding))
+        }
         var report = CheckReport(
-            options: options.resolve, summary: CheckSummary(), inputFindings: resolved.run.inputFindings, cards: cards,
+            options: options.resolve, summary: CheckSummary(), inputFindings: inputFindings, cards: cards,
             passes: passes)
         report.summary = summarize(
             report, messages: resolved.run.messagesRead, plan: plan, fetched: fetched, videos: videos)
@@ -275,7 +280,7 @@ public struct CheckPipeline: Sendable {
         summary.warnings = findings.count(.warning)
         summary.assets = plan.items.filter { $0.mode != .skip }.count
         summary.bytesFetched =
-            fetched.reduce(0) { $0 + ($1.source == .network ? $1.outcome?.bytes ?? 0 : 0) }
+            fetched.reduce(0) { $0 + $1.bytesFetched }
             + videos.values.reduce(0) { $0 + ($1.outcome?.bytes ?? 0) }
         // Every planned URL is some card's asset, and a failed fetch, probe or inspection marks it failed there.
         var failedURLs = Set<String>()

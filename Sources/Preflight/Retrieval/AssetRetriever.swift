@@ -14,7 +14,18 @@ import Synchronization
 /// - offline, only the store is used and what it lacks is reported (`asset.notInStore`).
 ///
 /// Bodies stream to disk through bounded buffers: a 1 GB video costs the engine's and the blob writer's buffers,
-/// not a gigabyte. Every outcome — a 404, a full disk — is a ``RetrievedAsset`` value.
+/// not a gigabyte. Each body is capped (``BodyLimits``: 64 MiB for images, the pass reader's 10 MiB for passes, no cap
+/// only for video bodies, which stream), in the store as in memory, so an endless body cannot fill the disk. Every
+/// outcome — a 404, a full disk — is a ``RetrievedAsset`` value.
+///
+/// ## A store that cannot be written
+/// A read-only mount, another user's store, a `chmod 0555` directory or a full disk: with
+/// ``UnwritableStorePolicy/keepInMemory`` (the default) the retriever finds out once — by a probe before its first
+/// download (``AssetStore/checkWritable()``) or from the first write that fails — and then goes on without writing:
+/// stored copies are still read (and revalidated, the `304` not recorded), new downloads are kept in memory for this
+/// run (``RetrievedAsset/Source/memory``), and ``storeFinding`` is the one `store.readOnly` warning to report. With
+/// ``UnwritableStorePolicy/fail`` (`prefetch`, whose whole job is writing) every write failure is the asset's
+/// `asset.storeFailed` error and carries its ``RetrievedAsset/storeError``.
 public final class AssetRetriever: Sendable {
     /// The engine every request goes through (its concurrency limits bound the whole run).
     public let fetcher: any AssetFetching
@@ -22,9 +33,17 @@ public final class AssetRetriever: Sendable {
     public let store: AssetStore?
     /// Use only the store: no request at all.
     public let offline: Bool
-    /// The largest body kept in memory (without a store, or for `no-store` responses).
+    /// The largest body kept in memory (without a store, for `no-store` responses, or when the store cannot be
+    /// written), whatever a request's own limit.
     public let memoryLimit: Int
+    /// The largest body accepted, by what it is for (requests carry their own; ``retrieve(_:)-(String)`` uses the
+    /// image limit).
+    public let limits: BodyLimits
+    /// What a store that cannot be written means for this run.
+    public let unwritableStore: UnwritableStorePolicy
     let now: @Sendable () -> Date
+    /// Whether the store was probed yet, and why it cannot be written (once found).
+    private let writes = Mutex<(probed: Bool, failure: StoreError?)>((false, nil))
 
     /// How many retrievals ``retrieveAll(_:progress:)`` keeps started at once; the engine's own limits decide how
     /// many transfers actually run. Bounded so that 100,000 URLs do not become 100,000 pending tasks.
@@ -36,32 +55,56 @@ public final class AssetRetriever: Sendable {
     ///   - store: where bodies go; `nil` keeps them in memory (up to `memoryLimit` each).
     ///   - offline: use only `store`; make no request.
     ///   - memoryLimit: the largest body held in memory (default 64 MiB).
+    ///   - limits: the largest body accepted, by role (default ``BodyLimits/init(maxSize:)`` without `--max-size`).
+    ///   - unwritableStore: what a store that cannot be written means (see the type's documentation).
     ///   - now: the clock for freshness decisions and `fetchedAt` (tests move it).
     public init(
         fetcher: any AssetFetching, store: AssetStore?, offline: Bool = false, memoryLimit: Int = 64 << 20,
+        limits: BodyLimits = BodyLimits(), unwritableStore: UnwritableStorePolicy = .keepInMemory,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.fetcher = fetcher
         self.store = store
         self.offline = offline
         self.memoryLimit = memoryLimit
+        self.limits = limits
+        self.unwritableStore = unwritableStore
         self.now = now
     }
 
-    /// Checks that the store accepts new blobs (creates and removes a temporary file), so that a read-only or
+    /// Checks that the store accepts new blobs and records (``AssetStore/checkWritable()``), so that a read-only or
     /// unwritable store stops a run before any download.
     /// - Throws: the ``StoreError`` (`.readOnly`, `.permissionDenied`, `.noSpace`, …).
     public func checkStoreWritable() throws(StoreError) {
         guard let store, !offline else { return }
-        let writer = try store.beginBlob()
-        writer.abort()
+        try store.checkWritable()
+    }
+
+    /// Why the store cannot be written, once a probe or a write found out (``UnwritableStorePolicy/keepInMemory``
+    /// only): the rest of the run keeps new downloads in memory.
+    public var storeUnwritable: StoreError? { writes.withLock { $0.failure } }
+
+    /// The one `store.readOnly` warning for a run whose store could not be written, or `nil`.
+    public var storeFinding: Finding? {
+        guard let failure = storeUnwritable, let store else { return nil }
+        return .warning(
+            AssetFindingCode.storeReadOnly,
+            "the store \(store.directory) cannot be written (\(failure.message)): stored copies were used, new "
+                + "downloads were kept in memory for this run only")
+    }
+
+    /// Retrieves one URL with the image limit (``BodyLimits/image``). See ``retrieve(_:)-(AssetRequest)``.
+    public func retrieve(_ url: String) async -> RetrievedAsset {
+        await retrieve(AssetRequest(url: url, maxBytes: limits.image))
     }
 
     /// Retrieves one URL: from the store when it is fresh, by revalidation when it is stale, else by a GET into
     /// the store (or memory).
-    /// - Parameter url: the raw URL (secrets included).
+    /// - Parameter request: the raw URL (secrets included) and the largest body accepted.
     /// - Returns: where the body came from, with findings; never throws.
-    public func retrieve(_ url: String) async -> RetrievedAsset {
+    public func retrieve(_ request: AssetRequest) async -> RetrievedAsset {
+        let url = request.url
+        let limit = request.maxBytes
         guard let store else {
             if offline {
                 return RetrievedAsset(
@@ -69,7 +112,7 @@ public final class AssetRetriever: Sendable {
                     findings: [.error(AssetFindingCode.notInStore, "\(Redaction.redactURL(url)): offline and no store")]
                 )
             }
-            return await fetchIntoMemory(url)
+            return await fetchIntoMemory(url, limit: limit, validators: Validators(), stored: nil, findings: [])
         }
         let stored: StoreEntry?
         do {
@@ -77,6 +120,8 @@ public final class AssetRetriever: Sendable {
         } catch {
             return storeFailure(url, error, outcome: nil)
         }
+        // Offline nothing is written, so there is nothing to find out.
+        let writable = offline || isWritable(store)
         var findings: [Finding] = []
         if let entry = stored {
             let decision = entry.cacheDecision(at: now())
@@ -93,12 +138,16 @@ public final class AssetRetriever: Sendable {
                 }
                 switch decision {
                 case .fresh:
-                    try? store.touch(url, at: now())  // least-recently-used bookkeeping only
+                    if writable { try? store.touch(url, at: now()) }  // least-recently-used bookkeeping only
                     return RetrievedAsset(url: url, source: .store, entry: entry, store: store)
                 case .revalidate:
+                    let validators = Validators(etag: entry.etag, lastModified: entry.lastModified)
+                    guard writable else {
+                        return await fetchIntoMemory(
+                            url, limit: limit, validators: validators, stored: entry, findings: [])
+                    }
                     return await fetchIntoStore(
-                        url, store: store, validators: Validators(etag: entry.etag, lastModified: entry.lastModified),
-                        stored: entry, findings: [])
+                        url, store: store, limit: limit, validators: validators, stored: entry, findings: [])
                 case .refetch:
                     break
                 }
@@ -115,11 +164,11 @@ public final class AssetRetriever: Sendable {
             case .damaged(let damage):
                 if offline { return RetrievedAsset(url: url, source: .missing, findings: [damage.finding]) }
                 // Repaired by the fetch below: worth knowing (a failing disk?), not a failure of the asset.
+                let repair = writable ? "removed; fetched again" : "fetched again into memory"
                 findings.append(
                     .warning(
                         AssetFindingCode.storeDamaged,
-                        "the stored copy of \(Redaction.redactURL(url)) was damaged (removed; fetched again)",
-                        path: damage.path))
+                        "the stored copy of \(Redaction.redactURL(url)) was damaged (\(repair))", path: damage.path))
             }
         } else if offline {
             return RetrievedAsset(
@@ -130,23 +179,35 @@ public final class AssetRetriever: Sendable {
                         "\(Redaction.redactURL(url)) is not in the store; prefetch it first")
                 ])
         }
-        return await fetchIntoStore(url, store: store, validators: Validators(), stored: nil, findings: findings)
+        guard writable else {
+            return await fetchIntoMemory(url, limit: limit, validators: Validators(), stored: nil, findings: findings)
+        }
+        return await fetchIntoStore(
+            url, store: store, limit: limit, validators: Validators(), stored: nil, findings: findings)
     }
 
-    /// Retrieves every URL, several at once (the engine's concurrency limits apply); a URL listed twice is
-    /// retrieved once.
-    /// - Parameters:
-    ///   - urls: raw URLs.
-    ///   - progress: called after each URL with the running totals, from any thread.
-    /// - Returns: one result per URL, in input order.
+    /// Retrieves every URL with the image limit. See ``retrieveAll(_:progress:)-([AssetRequest],_)``.
     public func retrieveAll(_ urls: [String], progress: (@Sendable (ProgressSnapshot) -> Void)? = nil) async
         -> [RetrievedAsset]
     {
+        await retrieveAll(urls.map { AssetRequest(url: $0, maxBytes: limits.image) }, progress: progress)
+    }
+
+    /// Retrieves every URL, several at once (the engine's concurrency limits apply); a URL listed twice is
+    /// retrieved once (with the first request's limit).
+    /// - Parameters:
+    ///   - requests: raw URLs with their limits.
+    ///   - progress: called after each URL with the running totals, from any thread.
+    /// - Returns: one result per request, in input order.
+    public func retrieveAll(_ requests: [AssetRequest], progress: (@Sendable (ProgressSnapshot) -> Void)? = nil)
+        async -> [RetrievedAsset]
+    {
+        let urls = requests.map(\.url)
         var firstIndex: [String: Int] = [:]
-        var unique: [String] = []
-        for url in urls where firstIndex[url] == nil {
-            firstIndex[url] = unique.count
-            unique.append(url)
+        var unique: [AssetRequest] = []
+        for request in requests where firstIndex[request.url] == nil {
+            firstIndex[request.url] = unique.count
+            unique.append(request)
         }
         var results = [RetrievedAsset?](repeating: nil, count: unique.count)
         var snapshot = ProgressSnapshot(total: unique.count)
@@ -155,9 +216,9 @@ public final class AssetRetriever: Sendable {
             func startNext() {
                 guard next < unique.count else { return }
                 let index = next
-                let url = unique[index]
+                let request = unique[index]
                 next += 1
-                group.addTask { (index, await self.retrieve(url)) }
+                group.addTask { (index, await self.retrieve(request)) }
             }
             for _ in 0..<min(Self.window, unique.count) { startNext() }
             for await (index, asset) in group {
@@ -181,19 +242,74 @@ public final class AssetRetriever: Sendable {
         let errors = Dictionary(unrecorded.map { ($0.url, $0.error) }, uniquingKeysWith: { first, _ in first })
         return assets.map { asset in
             guard let error = errors[asset.url] else { return asset }
+            // The blob is in the store, only its record is not: this run can still read it (gc may remove it later).
+            if markUnwritable(error), let blob = asset.entry?.blob,
+                let kept = keptInMemory(asset.url, blob: blob, store: store, outcome: asset.outcome, asset.findings)
+            {
+                return kept
+            }
             return storeFailure(asset.url, error, outcome: asset.outcome)
         }
+    }
+
+    // MARK: A store that cannot be written
+
+    /// Whether the store may be written: probed once, before the first download, unless the policy is to fail.
+    private func isWritable(_ store: AssetStore) -> Bool {
+        guard unwritableStore == .keepInMemory else { return true }
+        return writes.withLock { state in
+            if !state.probed {
+                state.probed = true
+                do throws(StoreError) {
+                    try store.checkWritable()
+                } catch  where Self.meansUnwritable(error) {
+                    state.failure = error
+                } catch {
+                    // Another failure (an I/O error): the writes themselves will say what it is.
+                }
+            }
+            return state.failure == nil
+        }
+    }
+
+    /// Notes that the store cannot be written, when `error` says so and the policy is to go on in memory.
+    /// - Returns: whether the caller should go on without the store.
+    private func markUnwritable(_ error: StoreError) -> Bool {
+        guard unwritableStore == .keepInMemory, Self.meansUnwritable(error) else { return false }
+        writes.withLock { state in
+            if state.failure == nil { state.failure = error }
+        }
+        return true
+    }
+
+    /// Read-only file system, permission denied, no space: the store cannot take new bytes, but can still be read.
+    static func meansUnwritable(_ error: StoreError) -> Bool {
+        [.readOnly, .permissionDenied, .noSpace].contains(error.code)
+    }
+
+    /// A committed blob whose record could not be written, read back into memory for this run.
+    private func keptInMemory(
+        _ url: String, blob: BlobRef, store: AssetStore, outcome: FetchOutcome?, _ findings: [Finding]
+    ) -> RetrievedAsset? {
+        guard blob.size <= memoryLimit, case .intact(let bytes)? = try? store.read(blob) else { return nil }
+        return RetrievedAsset(url: url, source: .memory, outcome: outcome, findings: findings, memory: bytes)
     }
 
     // MARK: Fetching
 
     private func fetchIntoStore(
-        _ url: String, store: AssetStore, validators: Validators, stored: StoreEntry?, findings: [Finding]
+        _ url: String, store: AssetStore, limit: Int?, validators: Validators, stored: StoreEntry?,
+        findings: [Finding]
     ) async -> RetrievedAsset {
-        let sink = StoreSink(store: store)
+        let sink = StoreSink(store: store, limit: limit)
         let outcome = await fetcher.get(url, into: sink, validators: validators, range: nil)
         var findings = findings
-        if let error = sink.failure { return storeFailure(url, error, outcome: outcome) }
+        /// The store refused the bytes: go on in memory (fetching again) when that is the policy.
+        func unstored(_ error: StoreError) async -> RetrievedAsset {
+            guard markUnwritable(error) else { return storeFailure(url, error, outcome: outcome) }
+            return await fetchIntoMemory(url, limit: limit, validators: validators, stored: stored, findings: findings)
+        }
+        if let error = sink.failure { return await unstored(error) }
         guard outcome.isOK else {
             sink.abort()
             if let finding = outcome.finding { findings.append(finding) }
@@ -201,7 +317,7 @@ public final class AssetRetriever: Sendable {
         }
         let fetchedAt = now()
         if outcome.notModified, let stored {
-            do {
+            do throws(StoreError) {
                 let entry =
                     try store.revalidated(
                         url, at: fetchedAt, etag: outcome.etag, lastModified: outcome.lastModified,
@@ -209,7 +325,11 @@ public final class AssetRetriever: Sendable {
                 return RetrievedAsset(
                     url: url, source: .revalidated, outcome: outcome, entry: entry, findings: findings, store: store)
             } catch {
-                return storeFailure(url, error, outcome: outcome)
+                guard markUnwritable(error) else { return storeFailure(url, error, outcome: outcome) }
+                // The stored copy is confirmed; only its new record could not be written.
+                return RetrievedAsset(
+                    url: url, source: .revalidated, outcome: outcome,
+                    entry: Self.revalidated(stored, at: fetchedAt, by: outcome), findings: findings, store: store)
             }
         }
         let blob: BlobRef
@@ -217,7 +337,7 @@ public final class AssetRetriever: Sendable {
             // An ok outcome without a body (a 304 nobody asked for) leaves nothing to commit: store it empty.
             if let committed = try sink.commit() { blob = committed } else { blob = try store.put(bytes: []) }
         } catch {
-            return storeFailure(url, error, outcome: outcome)
+            return await unstored(error)
         }
         guard CacheControl.mayStore(outcome.cacheControl) else {
             // The blob is committed but never recorded: an orphan gc removes. Its bytes serve this run only.
@@ -230,33 +350,63 @@ public final class AssetRetriever: Sendable {
                             + "memory limit; it cannot be kept"))
                 return RetrievedAsset(url: url, source: .missing, outcome: outcome, findings: findings)
             }
-            findings.append(
-                .warning(
-                    AssetFindingCode.noStore,
-                    "\(shown) is served with Cache-Control: no-store: used for this run only, not stored, so it will "
-                        + "not be available offline"))
+            findings.append(Self.noStoreWarning(url))
             return RetrievedAsset(url: url, source: .memory, outcome: outcome, findings: findings, memory: bytes)
         }
         let entry = StoreEntry(
             blob: blob, contentType: outcome.contentType, etag: outcome.etag, lastModified: outcome.lastModified,
             cacheControl: outcome.cacheControl, fetchedAt: fetchedAt, httpStatus: outcome.httpStatus ?? 200)
-        do {
+        do throws(StoreError) {
             try store.record(url: url, entry: entry)
         } catch {
+            if markUnwritable(error),
+                let kept = keptInMemory(url, blob: blob, store: store, outcome: outcome, findings)
+            {
+                return kept
+            }
             return storeFailure(url, error, outcome: outcome)
         }
         return RetrievedAsset(
             url: url, source: .network, outcome: outcome, entry: entry, findings: findings, store: store)
     }
 
-    private func fetchIntoMemory(_ url: String) async -> RetrievedAsset {
-        let sink = MemorySink(capacity: memoryLimit)
-        let outcome = await fetcher.get(url, into: sink, validators: Validators(), range: nil)
+    /// Fetches into memory: without a store, or when the store cannot be written (then a stale stored copy is
+    /// revalidated with `validators`, and a `304` serves it without rewriting its record).
+    private func fetchIntoMemory(
+        _ url: String, limit: Int?, validators: Validators, stored: StoreEntry?, findings: [Finding]
+    ) async -> RetrievedAsset {
+        let sink = MemorySink(capacity: min(limit ?? memoryLimit, memoryLimit))
+        let outcome = await fetcher.get(url, into: sink, validators: validators, range: nil)
+        var findings = findings
         guard outcome.isOK else {
-            return RetrievedAsset(
-                url: url, source: .missing, outcome: outcome, findings: outcome.finding.map { [$0] } ?? [])
+            if let finding = outcome.finding { findings.append(finding) }
+            return RetrievedAsset(url: url, source: .missing, outcome: outcome, findings: findings)
         }
-        return RetrievedAsset(url: url, source: .memory, outcome: outcome, memory: sink.bytes)
+        if outcome.notModified, let stored, let store {
+            return RetrievedAsset(
+                url: url, source: .revalidated, outcome: outcome,
+                entry: Self.revalidated(stored, at: now(), by: outcome), findings: findings, store: store)
+        }
+        // With a store (that cannot be written) a no-store body is flagged as usual: it must not reach an export.
+        if store != nil, !CacheControl.mayStore(outcome.cacheControl) { findings.append(Self.noStoreWarning(url)) }
+        return RetrievedAsset(url: url, source: .memory, outcome: outcome, findings: findings, memory: sink.bytes)
+    }
+
+    /// The entry as a `304` leaves it (what ``AssetStore/revalidated(_:at:etag:lastModified:cacheControl:)`` records).
+    private static func revalidated(_ stored: StoreEntry, at: Date, by outcome: FetchOutcome) -> StoreEntry {
+        var entry = stored
+        entry.fetchedAt = at
+        if let etag = outcome.etag { entry.etag = etag }
+        if let lastModified = outcome.lastModified { entry.lastModified = lastModified }
+        if let cacheControl = outcome.cacheControl { entry.cacheControl = cacheControl }
+        return entry
+    }
+
+    private static func noStoreWarning(_ url: String) -> Finding {
+        .warning(
+            AssetFindingCode.noStore,
+            "\(Redaction.redactURL(url)) is served with Cache-Control: no-store: used for this run only, not stored, so "
+                + "it will not be available offline")
     }
 
     private func storeFailure(_ url: String, _ error: StoreError, outcome: FetchOutcome?) -> RetrievedAsset {

@@ -14,7 +14,7 @@ public struct RetrievalSummary: Sendable, Hashable {
     public var revalidated = 0
     /// Used from the store without a request.
     public var fromStore = 0
-    /// Kept in memory only (`no-store`).
+    /// Kept in memory only (`no-store`, or a store that cannot be written).
     public var inMemory = 0
     /// Not available: fetch failures and offline gaps.
     public var failed = 0
@@ -47,7 +47,7 @@ public struct RetrievalSummary: Sendable, Hashable {
         var text =
             "\(assets) asset\(assets == 1 ? "" : "s"): \(fetched) fetched (\(ByteCount.format(bytesFetched))), "
             + "\(revalidated) revalidated, \(fromStore) from store"
-        if inMemory > 0 { text += ", \(inMemory) not storable (no-store)" }
+        if inMemory > 0 { text += ", \(inMemory) in memory only" }
         text += ", \(failed) failed"
         if skippedVideos > 0 {
             text += "; \(skippedVideos) video\(skippedVideos == 1 ? "" : "s") not downloaded (use --video)"

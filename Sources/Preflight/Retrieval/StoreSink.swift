@@ -3,7 +3,8 @@ import HTTPFetch
 import Synchronization
 
 /// Streams a GET's body into the store through a ``BlobWriter`` (a buffer of up to 256 KiB, sized to the
-/// `Content-Length`, then a temporary file), so memory stays bounded whatever the size.
+/// `Content-Length`, then a temporary file), so memory stays bounded whatever the size; a body over the request's
+/// limit stops the transfer (`too-large`) before it can fill the disk.
 ///
 /// The engine calls `begin`/`write`/`finish`/`abort` on its thread; the retriever calls ``commit()`` after the
 /// outcome, on its own task, so the `fsync` and link never stall the engine's other transfers. The writer is
@@ -26,14 +27,21 @@ final class StoreSink: FetchSink {
     }
 
     private let store: AssetStore
+    /// The most body bytes accepted (`nil`: no limit); one more stops the transfer as `too-large` and removes what
+    /// reached the disk, so an endless body cannot fill it.
+    private let limit: Int?
     private let state = Mutex(State())
 
-    init(store: AssetStore) { self.store = store }
+    init(store: AssetStore, limit: Int?) {
+        self.store = store
+        self.limit = limit
+    }
 
     /// The store error that stopped the transfer (a full disk, a read-only store), if any.
     var failure: StoreError? { state.withLock { $0.failure } }
 
     func begin(contentLength: Int?) throws {
+        if let limit, let contentLength, contentLength > limit { throw SinkCapacityExceeded(limit: limit) }
         try state.withLock { (state) throws(StoreError) in
             state.writer?.abort()
             state.writer = nil
@@ -55,8 +63,14 @@ final class StoreSink: FetchSink {
         // state, so the buffer crosses as its address and length.
         let address = UInt(bitPattern: chunk.baseAddress)
         let count = chunk.count
-        try state.withLock { (state) throws(StoreError) in
+        let limit = self.limit
+        try state.withLock { (state) throws in
             guard let writer = state.writer else { return }
+            if let limit, writer.size + count > limit {
+                writer.abort()  // removes the temporary file now, not when the transfer is torn down
+                state.writer = nil
+                throw SinkCapacityExceeded(limit: limit)
+            }
             do throws(StoreError) {
                 try writer.write(UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: count))
             } catch {

@@ -134,7 +134,8 @@ extension AssetRetriever {
     public func downloadVideo(_ url: String, progress: (@Sendable (ProgressSnapshot) -> Void)? = nil) async
         -> [RetrievedAsset]
     {
-        var root = await retrieve(url)
+        // Video bodies stream into the store: only `--max-size` limits them (``BodyLimits/video``).
+        var root = await retrieve(AssetRequest(url: url, maxBytes: limits.video))
         guard root.isOK else { return [root] }
         let limit = HLSLimits().maxBytes
         guard let body = Self.playlistBody(of: root, limit: limit) else { return recordsFlushed([root]) }
@@ -147,7 +148,7 @@ extension AssetRetriever {
             let listed = HLSPlanner.playlistsToFetch(from: rootPlaylist).map(\.url)
                 .filter { Self.withoutFragment($0) != Self.withoutFragment(url) }
             let urls = Array(Self.unique(listed).prefix(limits.maxPlaylists - 1))
-            for var asset in await retrieveAll(urls) {
+            for var asset in await retrieveAll(urls.map { AssetRequest(url: $0, maxBytes: self.limits.video) }) {
                 if asset.isOK, let text = asset.body(limit: limit) {
                     let playlist = Self.parse(&asset, body: text)
                     if playlist.kind == .media { mediaPlaylists.append(playlist) }
@@ -165,7 +166,10 @@ extension AssetRetriever {
             }
         }
         let playlistURLs = Set(playlists.map { Self.withoutFragment($0.url) })
-        let fetched = await retrieveAll(Self.unique(segments).filter { !playlistURLs.contains($0) }, progress: progress)
+        let fetched = await retrieveAll(
+            Self.unique(segments).filter { !playlistURLs.contains($0) }.map {
+                AssetRequest(url: $0, maxBytes: self.limits.video)
+            }, progress: progress)
         return recordsFlushed(playlists + fetched)
     }
 
