@@ -95,6 +95,7 @@ struct Prefetch {
         var assets = await retriever.retrieveAll(downloads) { snapshot in
             progress.update(done: snapshot.done, total: snapshot.total, bytes: snapshot.bytes, failed: snapshot.failed)
         }
+        assets += plan.refusedAssets()  // URLs with a control character: never requested, reported failed
         let videos = plan.urls(.video)
         if invocation.flag("video") {
             for url in videos {
