@@ -7,7 +7,7 @@
 # Sources/C*), but instrumented for libFuzzer coverage and AddressSanitizer; then every target links its harness
 # file against those objects.
 #
-# Usage: Fuzz/build.sh [target...]   (targets: campaign json pass media hls; default all)
+# Usage: Fuzz/build.sh [target...]   (targets: campaign json pass media hls redact; default all)
 # Output: .build/fuzz/bin/fuzz-<target>. Set FUZZ_OPT=-Onone for a debug build (default -O).
 set -euo pipefail
 
@@ -25,9 +25,11 @@ declare -A target_modules=(
     [pass]="StrictJSON Findings WalletPass"
     [media]="StrictJSON Findings MediaProbe"
     [hls]="StrictJSON Findings MediaProbe"
+    [redact]="StrictJSON Findings"
 )
 declare -A target_file=(
     [campaign]=Campaign.swift [json]=JSON.swift [pass]=Pass.swift [media]=Media.swift [hls]=HLS.swift
+    [redact]=Redact.swift
 )
 
 if ! pkg-config --exists libzip openssl 2>/dev/null; then
@@ -95,7 +97,7 @@ build_module() {
 }
 
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(campaign json pass media hls)
+[ ${#targets[@]} -eq 0 ] && targets=(campaign json pass media hls redact)
 built=" "
 for target in "${targets[@]}"; do
     [ -n "${target_file[$target]:-}" ] || { echo "error: unknown fuzz target '$target'" >&2; exit 2; }

@@ -13,7 +13,7 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 seconds="${FUZZ_SECONDS:-60}"
-read -r -a targets <<<"${FUZZ_TARGETS:-campaign json pass media hls}"
+read -r -a targets <<<"${FUZZ_TARGETS:-campaign json pass media hls redact}"
 out="$root/.build/fuzz"
 # The Swift runtime's backtracer symbolicates for minutes in these big instrumented binaries; libFuzzer prints
 # the stack itself (mangled names: pipe through `swift demangle`).
@@ -29,6 +29,7 @@ seeds_for() {
         pass) echo "Fixtures/passes/corpus/*.pkpass" ;;
         media) echo "Fixtures/media/image-* Fixtures/media/video-* Fixtures/media/audio-* Fixtures/media/*.svg" ;;
         hls) echo "Fixtures/media/*.m3u8 Fuzz/Seeds/hls/*" ;;
+        redact) echo "Fuzz/Seeds/redact/*" ;;
     esac
 }
 
@@ -52,6 +53,7 @@ for target in "${targets[@]}"; do
         campaign) cat Fuzz/Dictionaries/json.dict Fuzz/Dictionaries/campaign.dict >"$out/campaign.dict"
             dictionary=(-dict="$out/campaign.dict") ;;
         hls) dictionary=(-dict=Fuzz/Dictionaries/hls.dict) ;;
+        redact) dictionary=(-dict=Fuzz/Dictionaries/redact.dict) ;;
     esac
     echo "==> fuzz $target for ${seconds}s ($(ls "$seeds" | wc -l) seeds, $(ls "$corpus" | wc -l) in corpus)"
     "$out/bin/fuzz-$target" \

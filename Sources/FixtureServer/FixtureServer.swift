@@ -38,8 +38,19 @@ import Synchronization
 ///
 /// Counters (``stats``, ``requests(for:)``) let tests assert dedup, concurrency limits and revalidation.
 public final class FixtureServer: Sendable {
-    /// The plain HTTP port on 127.0.0.1.
+    /// The loopback address the server listens on.
+    public enum Address: Sendable, Hashable {
+        /// 127.0.0.1 (the default).
+        case ipv4
+        /// ::1, for clients that must reach an IPv6 address (`--connect-to h:80:[::1]:PORT`); binding fails with
+        /// ``FixtureServerError`` where the machine has no IPv6 loopback.
+        case ipv6
+    }
+
+    /// The plain HTTP port on the loopback address.
     public let httpPort: Int
+    /// The loopback address the server listens on.
+    public let address: Address
     /// The HTTPS port (valid certificate from the test CA), or `nil` when HTTPS is off.
     public let httpsPort: Int?
     /// HTTPS ports by certificate kind (including `.valid`, the same as ``httpsPort``).
@@ -53,7 +64,7 @@ public final class FixtureServer: Sendable {
     private let listeners: Mutex<[Listener]>
     private let ownsCAFile: Bool
 
-    /// Starts the server on 127.0.0.1.
+    /// Starts the server on 127.0.0.1 (or ::1).
     /// - Parameters:
     ///   - root: the directory served for paths that are not fault routes.
     ///   - httpPort: the plain port; `0` picks a free one.
@@ -62,9 +73,11 @@ public final class FixtureServer: Sendable {
     ///   - idleTimeout: seconds a keep-alive connection may sit idle (or a write may block) before the server
     ///     closes it. Tests that count connections raise it: a test starved of CPU for longer than this would
     ///     see the server, not the client, end the connection.
+    ///   - address: listen on 127.0.0.1 (default) or ::1.
     /// - Throws: ``FixtureServerError`` when a socket cannot be bound or the PKI cannot be generated.
     public init(
-        root: String, httpPort: Int = 0, httpsPort: Int? = 0, caFile: String? = nil, idleTimeout: Double = 30
+        root: String, httpPort: Int = 0, httpsPort: Int? = 0, caFile: String? = nil, idleTimeout: Double = 30,
+        address: Address = .ipv4
     ) throws {
         // A client that disappears mid-write must give EPIPE, not kill the process (SSL_write has no MSG_NOSIGNAL).
         signal(SIGPIPE, SIG_IGN)
@@ -72,7 +85,7 @@ public final class FixtureServer: Sendable {
         var listeners: [Listener] = []
         var tlsPorts: [FixtureCertificate: Int] = [:]
         do {
-            let plain = try Listener(port: httpPort, tls: nil, core: core)
+            let plain = try Listener(port: httpPort, tls: nil, core: core, address: address)
             listeners.append(plain)
             var caPath: String?
             var caPEM = ""
@@ -82,7 +95,7 @@ public final class FixtureServer: Sendable {
                 caPEM = pki.caPEM
                 for kind in FixtureCertificate.allCases {
                     let listener = try Listener(
-                        port: kind == .valid ? httpsPort : 0, tls: pki.contexts[kind], core: core)
+                        port: kind == .valid ? httpsPort : 0, tls: pki.contexts[kind], core: core, address: address)
                     listeners.append(listener)
                     tlsPorts[kind] = listener.port
                 }
@@ -96,6 +109,7 @@ public final class FixtureServer: Sendable {
             }
             for listener in listeners { try listener.start() }
             self.httpPort = plain.port
+            self.address = address
             self.httpsPort = tlsPorts[.valid]
             self.tlsPorts = tlsPorts
             self.caPEM = caPEM
@@ -118,8 +132,9 @@ public final class FixtureServer: Sendable {
     ///   - path: a route starting with `/`.
     ///   - tls: which HTTPS listener to use; `nil` for plain HTTP.
     public func url(_ path: String, tls: FixtureCertificate? = nil) -> String {
-        guard let tls, let port = tlsPorts[tls] else { return "http://127.0.0.1:\(httpPort)\(path)" }
-        return "https://127.0.0.1:\(port)\(path)"
+        let host = address == .ipv6 ? "[::1]" : "127.0.0.1"
+        guard let tls, let port = tlsPorts[tls] else { return "http://\(host):\(httpPort)\(path)" }
+        return "https://\(host):\(port)\(path)"
     }
 
     /// A snapshot of the counters.
@@ -284,7 +299,7 @@ final class ServerCore: Sendable {
     }
 }
 
-/// A listening socket on 127.0.0.1 and its accept thread.
+/// A listening socket on 127.0.0.1 or ::1 and its accept thread.
 private final class Listener: Sendable {
     let fd: Int32
     let port: Int
@@ -292,31 +307,55 @@ private final class Listener: Sendable {
     private let core: ServerCore
     private let thread = Mutex<pthread_t?>(nil)
 
-    init(port: Int, tls: ServerTLSContext?, core: ServerCore) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+    init(port: Int, tls: ServerTLSContext?, core: ServerCore, address family: FixtureServer.Address) throws {
+        let fd = socket(
+            family == .ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw FixtureServerError("socket: \(String(cString: strerror(errno)))") }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        // Both families in one sockaddr_storage: bound, then read back for the port the kernel picked.
+        var storage = sockaddr_storage()
+        let length: socklen_t
+        switch family {
+        case .ipv4:
+            length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+                    address.pointee.sin_family = sa_family_t(AF_INET)
+                    address.pointee.sin_port = UInt16(port).bigEndian
+                    address.pointee.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+                }
+            }
+        case .ipv6:
+            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+            withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                    address.pointee.sin6_family = sa_family_t(AF_INET6)
+                    address.pointee.sin6_port = UInt16(port).bigEndian
+                    address.pointee.sin6_addr = in6addr_loopback
+                }
             }
         }
+        let bound = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        let shown = family == .ipv6 ? "[::1]" : "127.0.0.1"
         guard bound == 0, listen(fd, 1024) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
-            throw FixtureServerError("binding 127.0.0.1:\(port): \(reason)")
+            throw FixtureServerError("binding \(shown):\(port): \(reason)")
         }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        var boundLength = length
+        _ = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &boundLength) }
+        }
+        let boundPort = withUnsafePointer(to: &storage) { pointer -> UInt16 in
+            family == .ipv6
+                ? pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_port }
+                : pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port }
         }
         self.fd = fd
-        self.port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = Int(UInt16(bigEndian: boundPort))
         self.tls = tls
         self.core = core
     }

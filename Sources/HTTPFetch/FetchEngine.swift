@@ -29,7 +29,10 @@ public final class FetchEngine: Sendable {
     public init(options: FetchOptions = FetchOptions()) throws(FetchEngineError) {
         try Self.validate(options)
         self.options = options
-        loop = try EngineLoop(options: options)
+        var curlOptions = options
+        // curl matches HOST against the URL's host in its normalised form: hand it the mappings normalised too.
+        curlOptions.connectTo = options.connectTo.compactMap { try? ConnectTo(parsing: $0).description }
+        loop = try EngineLoop(options: curlOptions)
         try loop.start()
     }
 
@@ -140,10 +143,10 @@ public final class FetchEngine: Sendable {
         guard options.maxRedirects >= 0 else { throw FetchEngineError("max redirects must be 0 or more") }
         if let maxSize = options.maxSize, maxSize < 0 { throw FetchEngineError("max size must be 0 or more") }
         for mapping in options.connectTo {
-            // HOST:PORT:HOST2:PORT2, any part but the separators may be empty, IPv6 hosts in brackets.
-            let withoutBrackets = mapping.replacing(/\[[^\]]*\]/, with: "h")
-            guard withoutBrackets.split(separator: ":", omittingEmptySubsequences: false).count == 4 else {
-                throw FetchEngineError("connect-to \(mapping): expected HOST:PORT:HOST2:PORT2")
+            do throws(ConnectToError) {
+                _ = try ConnectTo(parsing: mapping)
+            } catch {
+                throw FetchEngineError("connect-to \(error.description)")
             }
         }
         if let caFile = options.caFile, !isReadableFile(caFile) {

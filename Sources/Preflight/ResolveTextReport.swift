@@ -3,7 +3,8 @@ public import InboxCards
 
 /// The human report of a resolve run: a table of cards (id, target, requested → resolved, reason), then
 /// the findings of each card that has any (with the SDK's WARN line for degraded cards), the findings
-/// about the inputs, and a one-line summary.
+/// about the inputs, and a one-line summary. Campaign data (ids, languages, finding messages and paths, SDK log
+/// lines) is printed with its control characters escaped (``ControlCharacters/escaped(_:keepingNewlines:)``).
 public enum ResolveTextReport {
     /// Renders `run`. Info findings are listed too (dimmed on a terminal): they are cheap to skip and
     /// they are where accessibility notes live.
@@ -44,16 +45,16 @@ public enum ResolveTextReport {
         for index in run.cards.indices where !run.cards[index].findings.isEmpty {
             let card = run.cards[index]
             if text.isEmpty { text += style.bold("Findings") + "\n" }
-            let target = [card.profileName, card.platform.rawValue, card.language].compactMap { $0 }
-            text += "  \(card.id) [\(target.joined(separator: " "))]\n"
+            text += "  " + heading(card) + "\n"
             for finding in card.findings { text += "    " + line(finding, style: style) + "\n" }
-            if let log = card.sdkLog { text += "    " + style.dim("SDK log: \(log)") + "\n" }
+            if let log = card.sdkLog { text += "    " + style.dim("SDK log: \(ControlCharacters.escaped(log))") + "\n" }
         }
         if !text.isEmpty { text += "\n" }
         if !run.inputFindings.isEmpty {
             text += style.bold("Inputs") + "\n"
             for sourced in run.inputFindings {
-                text += "  \(sourced.source)\n    " + line(sourced.finding, style: style) + "\n"
+                text +=
+                    "  \(ControlCharacters.escaped(sourced.source))\n    " + line(sourced.finding, style: style) + "\n"
             }
             text += "\n"
         }
@@ -88,8 +89,15 @@ public enum ResolveTextReport {
         case .warning: label = style.yellow("warning")
         case .info: label = style.dim("info   ")
         }
-        let at = finding.path.map { " (at \($0))" } ?? ""
-        return "\(label) \(finding.code): \(Redaction.redactText(finding.message))\(at)"
+        let at = finding.path.map { " (at \(ControlCharacters.escaped(Redaction.redactURL($0))))" } ?? ""
+        let message = ControlCharacters.escaped(Redaction.redactText(finding.message))
+        return "\(label) \(ControlCharacters.escaped(finding.code)): \(message)\(at)"
+    }
+
+    /// `id [profile platform language]`, escaped: the heading of a card's findings.
+    static func heading(_ card: ResolvedCard) -> String {
+        let target = [card.profileName, card.platform.rawValue, card.language].compactMap { $0 }
+        return ControlCharacters.escaped("\(card.id) [\(target.joined(separator: " "))]")
     }
 
     static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }

@@ -50,7 +50,7 @@ public enum StoreTextReport {
         if !report.evictedURLs.isEmpty {
             text +=
                 "evicted \(report.evictedURLs.count) least-recently-used URLs (\(report.removedEvictedBlobs) blobs):\n"
-            for url in report.evictedURLs { text += "  \(Redaction.redactURL(url))\n" }
+            for url in report.evictedURLs { text += "  \(ControlCharacters.escaped(Redaction.redactURL(url)))\n" }
         }
         text += "freed \(ByteCount.format(report.freedBytes)); \(ByteCount.format(report.bytesAfter)) left"
         return text + (report.compacted ? "; index compacted\n" : "\n")

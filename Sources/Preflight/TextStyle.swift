@@ -1,3 +1,5 @@
+import Findings
+
 /// How a piece of terminal text is emphasised.
 enum Tone: Sendable {
     case plain, red, yellow, green, dim, bold
@@ -35,7 +37,9 @@ public struct TextStyle: Sendable {
 }
 
 /// A plain-text table whose columns are as wide as their widest cell (cells are not truncated: ids are
-/// what people grep for). Tones are applied after padding so escape codes do not skew the widths.
+/// what people grep for). Tones are applied after padding so escape codes do not skew the widths. Cells hold
+/// campaign data (ids, languages, URLs): their control characters are escaped (``ControlCharacters``), so a cell
+/// can neither rewrite the terminal nor break the table's lines.
 ///
 /// Rendering writes bytes in one pass: a resolve report has a row per card (100,000 and more), and building
 /// each line from padded `String` parts and joining them was a fifth of a whole run.
@@ -50,8 +54,8 @@ struct TextTable {
 
     /// A table for about `rows` rows (reserving room up front saves growing the cell arrays many times).
     init(header: [String], rows: Int = 0) {
-        self.header = header
-        self.widths = header.map(Self.width)
+        self.header = header.map { ControlCharacters.escaped($0) }
+        self.widths = self.header.map(Self.width)
         cells.reserveCapacity(rows * header.count)
         cellWidths.reserveCapacity(rows * header.count)
         cellTones.reserveCapacity(rows * header.count)
@@ -59,7 +63,8 @@ struct TextTable {
     }
 
     mutating func append(_ row: [String], tones: [Tone]? = nil) {
-        for (column, cell) in row.enumerated() {
+        for (column, raw) in row.enumerated() {
+            let cell = ControlCharacters.escaped(raw)
             let width = Self.width(cell)
             widths[column] = max(widths[column], width)
             cells.append(cell)

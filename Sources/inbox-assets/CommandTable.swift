@@ -1,4 +1,5 @@
 import ArgumentKit
+import Findings
 
 /// Every command the tool offers: its help, its options, and the function that runs it.
 enum CommandTable {
@@ -84,7 +85,7 @@ enum CommandTable {
                 return ExitCode.internalError
             }
         } catch let failure as CommandFailure {
-            Console.err("Error: \(failure.message)\n")
+            Console.err("Error: \(ControlCharacters.escaped(failure.message))\n")
             return failure.status
         } catch let usage as UsageError {
             Console.err(usage.rendered)

@@ -89,13 +89,13 @@ enum ExportCommand {
                 text += "Missing \(missing.count):\n"
                 for gap in missing {
                     for finding in gap.findings {
-                        text += "  \(Redaction.redactURL(gap.url))  \(finding.code): "
-                        text += Redaction.redactText(finding.message) + "\n"
+                        text += "  \(ControlCharacters.escaped(Redaction.redactURL(gap.url)))  \(finding.code): "
+                        text += ControlCharacters.escaped(Redaction.redactText(finding.message)) + "\n"
                     }
                 }
             }
             if let finding = run.storeFinding {
-                text += "warning \(finding.code): \(Redaction.redactText(finding.message))\n"
+                text += "warning \(finding.code): \(ControlCharacters.escaped(Redaction.redactText(finding.message)))\n"
             }
             text += "Summary: \(run.summary.line)\n"
             Console.out(text)

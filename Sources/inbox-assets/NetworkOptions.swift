@@ -35,9 +35,12 @@ enum NetworkOptions {
             }
             options.timeout = seconds
         }
-        for mapping in invocation.values("connect-to")
-        where mapping.split(separator: ":", omittingEmptySubsequences: false).count != 4 {
-            throw invocation.invalid(mapping, for: "connect-to", hint: "Expected HOST:PORT:HOST2:PORT2.")
+        for mapping in invocation.values("connect-to") {
+            do throws(ConnectToError) {
+                _ = try ConnectTo(parsing: mapping)
+            } catch {
+                throw invocation.invalid(mapping, for: "connect-to", hint: Self.hint(error))
+            }
         }
         options.connectTo = invocation.values("connect-to")
         options.caFile = invocation.value("cacert")
@@ -45,6 +48,13 @@ enum NetworkOptions {
         options.userAgent = invocation.value("user-agent") ?? options.userAgent
         options.maxSize = try invocation.byteSize("max-size")
         return options
+    }
+
+    /// The usage error's hint for a malformed `--connect-to`: the parser's reason, as a sentence.
+    static func hint(_ error: ConnectToError) -> String {
+        let reason = error.reason
+        return (reason.first.map { $0.uppercased() + reason.dropFirst() } ?? reason)
+            + "; expected HOST:PORT:HOST2:PORT2, IPv6 addresses in brackets ([::1]:443:[::1]:8443)."
     }
 
     /// Starts the engine; a bad CA file or option is exit 2 with the engine's reason.

@@ -61,7 +61,11 @@ enum PassCommand {
         if invocation.path.last == "inspect" {
             let path = invocation.positional("path")[0]
             let inspection = verifier.inspect(bytes: try read(path, limits: limits), source: path)
-            Console.out(json ? inspection.json.serialized(pretty: true) + "\n" : inspection.text + "\n")
+            // pass.json text is the pass author's: its control characters are escaped for the terminal.
+            Console.out(
+                json
+                    ? inspection.json.serialized(pretty: true) + "\n"
+                    : ControlCharacters.escaped(inspection.text, keepingNewlines: true) + "\n")
             return inspection.verification.valid ? ExitCode.success : ExitCode.findings
         }
 
@@ -96,7 +100,7 @@ enum PassCommand {
             let document: JSONValue = ["schemaVersion": 1, "passes": .array(results.map(\.json))]
             Console.out(document.serialized(pretty: true) + "\n")
         } else {
-            for result in results { Console.out(result.text + "\n") }
+            for result in results { Console.out(ControlCharacters.escaped(result.text, keepingNewlines: true) + "\n") }
             let invalid = results.filter { !$0.valid }.count
             Console.out(
                 "\(results.count) pass\(results.count == 1 ? "" : "es"): \(results.count - invalid) valid, \(invalid) invalid\n"

@@ -104,10 +104,11 @@ struct Prefetch {
             }
         }
         let progress = ProgressLine(label: label, quiet: invocation.flag("quiet"))
-        let downloads = plan.items.filter { $0.mode == .download }.map { $0.request(retriever.limits) }
+        let downloads = plan.downloadRequests(retriever.limits)
         var assets = await retriever.retrieveAll(downloads) { snapshot in
             progress.update(done: snapshot.done, total: snapshot.total, bytes: snapshot.bytes, failed: snapshot.failed)
         }
+        assets += plan.refusedAssets()  // URLs with a control character: never requested, reported failed
         let videos = plan.urls(.video)
         if invocation.flag("video") {
             for url in videos {

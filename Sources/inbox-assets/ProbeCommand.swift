@@ -1,4 +1,5 @@
 import ArgumentKit
+import Findings
 import Foundation
 import HTTPFetch
 
@@ -46,7 +47,7 @@ enum ProbeCommand {
             // One write for the whole report, not one per line (10,000 URLs were 10,000 write calls).
             var report = ""
             for index in outcomes.indices {
-                report += outcomes[index].textLine
+                report += ControlCharacters.escaped(outcomes[index].textLine)  // URLs from stdin lines: hostile
                 report += "\n"
             }
             report +=

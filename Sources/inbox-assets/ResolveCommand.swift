@@ -104,8 +104,8 @@ enum ResolveCommand {
         _ invocation: Invocation, unreadable: [CommandFailure], unusable: [InputError], findings: [Finding],
         degraded: Int
     ) -> Int32 {
-        for failure in unreadable { Console.err("Error: \(failure.message)\n") }
-        for error in unusable { Console.err("Error: \(error.description)\n") }
+        for failure in unreadable { Console.err("Error: \(ControlCharacters.escaped(failure.message))\n") }
+        for error in unusable { Console.err("Error: \(ControlCharacters.escaped(error.description))\n") }
         if !unreadable.isEmpty || !unusable.isEmpty { return ExitCode.invalidInput }
         let policy = FailPolicy(rawValue: invocation.value("fail-on")!)!
         return policy.fails(findings: findings, degradedCards: degraded) ? ExitCode.findings : ExitCode.success

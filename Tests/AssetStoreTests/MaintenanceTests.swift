@@ -221,7 +221,7 @@ struct GCTests {
             text + gc.json.serialized() + (try store.list().map { $0.json.serialized() }.joined())
             + verify.findings.map(\.message).joined()
         #expect(!all.contains("hunter2") && !all.contains("pa55"))
-        #expect(gc.json["evicted"] == .array(["https://user:REDACTED@cdn.test/b.png"]))
+        #expect(gc.json["evicted"] == .array(["https://REDACTED@cdn.test/b.png"]))  // the user name goes too
     }
 
     @Test(arguments: [TemporaryFiles.named, .unnamed])

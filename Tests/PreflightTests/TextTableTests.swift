@@ -1,3 +1,4 @@
+import Findings
 import InboxCards
 import Testing
 
@@ -6,8 +7,11 @@ import Testing
 /// `TextTable` renders in one pass into bytes; these tables must come out as the `String`-built rendering that
 /// the reports were pinned with (kept here as the reference), including the cases where characters are not bytes.
 @Suite struct TextTableTests {
-    /// The rendering before the byte writer: pad with `count`, join, trim trailing " " characters.
+    /// The rendering before the byte writer: pad with `count`, join, trim trailing " " characters; cells (and the
+    /// header) with their control characters escaped, as the table has them since issue 17.
     static func reference(header: [String], rows: [(cells: [String], tones: [Tone])], style: TextStyle) -> String {
+        let header = header.map { ControlCharacters.escaped($0) }
+        let rows = rows.map { (cells: $0.cells.map { ControlCharacters.escaped($0) }, tones: $0.tones) }
         var widths = header.map(\.count)
         for row in rows {
             for (column, cell) in row.cells.enumerated() { widths[column] = max(widths[column], cell.count) }
@@ -42,7 +46,8 @@ import Testing
         Case(
             name: "a prepended mark before padding",
             rows: [["a\u{600}", "b\u{600}", "", "", "", ""], ["abcdef", "", "", "", "", ""]]),
-        Case(name: "CRLF is one character", rows: [["a\r\nb", "\r\n", "x", "", "", ""]]),
+        Case(name: "CRLF is escaped, and counted as escaped", rows: [["a\r\nb", "\r\n", "x", "", "", ""]]),
+        Case(name: "escape sequences are escaped", rows: [["\u{1B}[2J", "\u{9B}1m", "\t", "\u{0}", "", "x"]]),
         Case(
             name: "trailing spaces in the last cell",
             rows: [["a", "b", "c", "d", "e", "f   "], ["a", "", "", "", "", " "]]),

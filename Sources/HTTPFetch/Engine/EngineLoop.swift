@@ -339,6 +339,14 @@ final class EngineLoop: @unchecked Sendable {
     }
 
     private func submit(_ submission: Submission) {
+        if let reason = URLCheck.controlCharacter(in: submission.url) {
+            // Before the single-flight key (whose parts a control character separates) and before curl, which would
+            // cut the URL at a NUL and request what is left of it.
+            deliver(
+                FetchOutcome(url: submission.url, kind: submission.kind, failure: .invalidURL, errorText: reason),
+                to: submission.delivery)
+            return
+        }
         let validators = submission.validators
         // The single-flight key: what makes two calls the same request. A control character separates the
         // parts, as none can occur in a URL or a header value.

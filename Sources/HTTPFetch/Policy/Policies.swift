@@ -1,4 +1,5 @@
 internal import CCurl
+import Findings
 import Glibc
 
 /// The deny-private rule: which connected addresses are not public.
@@ -105,6 +106,15 @@ enum URLCheck {
     enum Problem: Error {
         case invalid(String)
         case scheme(String)
+    }
+
+    /// Why `url` is never requested when it holds a C0 control byte or DEL (`nil` when it holds none): curl reads
+    /// the URL as a C string, so a NUL would silently cut it (`/png/a\0b` requests `/png/a`), and an exact URL is
+    /// worth more than a guess at what was meant.
+    static func controlCharacter(in url: String) -> String? {
+        guard let (offset, byte) = ControlCharacters.first(in: url) else { return nil }
+        return "the URL holds the control character \(ControlCharacters.notation(byte)) at byte \(offset): "
+            + "it is never requested"
     }
 
     static func parse(_ url: String) -> Result<Parsed, Problem> {

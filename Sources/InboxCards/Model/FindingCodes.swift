@@ -44,6 +44,11 @@ public enum CardFindingCode {
     /// `ios_title` or `android_header` is empty while `title` is set: the platform title wins (the docs: `title` is
     /// "ignored if platform-specific titles are specified"), so that platform's card shows no title. Warning.
     public static let emptyPlatformTitle = "input.emptyPlatformTitle"
+    /// A URL the card uses holds a control character — a NUL, another C0 control byte (0x00–0x1F) or DEL — at the
+    /// byte the message names: it is never fetched (curl would cut the request at a NUL and ask for what is left),
+    /// and no SDK loads what it says. Error for a fetched asset (image, slide, poster, video, pass), which `check`
+    /// then reports failed (`invalid-url`); warning for a button or slide link.
+    public static let badURL = "input.badURL"
     /// Card keys (displayType, carousel, …) that reach the card only through `ios_root_params` /
     /// `android_root_params`, i.e. only on the push-delivered copy of the message. Warning.
     public static let rootParams = "input.rootParams"

@@ -274,6 +274,7 @@ extension CardContext {
         card.androidSDK = profile
         card.slides = slideRecords
         card.tapActions = androidTapActions(card, slides: slides, hasVideo: video != nil)
+        reportBadURLs(assets)
         card.findings = finalFindings
         return card
     }

@@ -478,8 +478,31 @@ struct CardContext {
             findings: [], assets: assets, title: title, body: body)
         card.slides = slideRecords
         card.tapActions = iosTapActions(card, slides: resolved == .carousel ? slides : [], hasVideo: video != nil)
+        reportBadURLs(assets)
         card.findings = finalFindings
         return card
+    }
+
+    /// `input.badURL` for every URL of the card holding a control character (the plan never fetches those): an error
+    /// for what the card fetches, a warning for its links. One byte scan per URL; clean cards allocate nothing.
+    mutating func reportBadURLs(_ assets: [AssetReference]) {
+        for asset in assets {
+            guard let (offset, byte) = ControlCharacters.first(in: asset.fetchURL) else { continue }
+            let what = "\(asset.role.rawValue)\(asset.index.map { "[\($0)]" } ?? "")"
+            let control = "the control character \(ControlCharacters.notation(byte)) at byte \(offset)"
+            if asset.role.isLink {
+                add(
+                    .warning, CardFindingCode.badURL,
+                    "\(what) \(Redact.value(asset.fetchURL)) holds \(control): the SDK cannot open it as written",
+                    path: asset.path)
+            } else {
+                add(
+                    .error, CardFindingCode.badURL,
+                    "\(what) \(Redact.value(asset.fetchURL)) holds \(control): it is never fetched (a request "
+                        + "would be cut there) and no SDK loads what it says",
+                    path: asset.path)
+            }
+        }
     }
 
     /// The stream and its poster (both platforms take the poster from `video.poster` only).

@@ -86,10 +86,12 @@ public struct CheckPipeline: Sendable {
         let plan = AssetPlan.make(resolved.run.cards)
 
         let downloads = plan.items.filter { $0.mode == .download }
-        let fetched = await retriever.retrieveAll(downloads.map { $0.request(retriever.limits) }, progress: progress)
+        let fetched = await retriever.retrieveAll(plan.downloadRequests(retriever.limits), progress: progress)
         var retrieved: [String: RetrievedAsset] = [:]
         for asset in fetched { retrieved[asset.url] = asset }
-        let videos = await probeVideos(plan.items.filter { $0.mode == .video }.map(\.url))
+        // URLs with a control character are never requested: each is a failed asset with its `input.badURL`.
+        for asset in plan.refusedAssets() { retrieved[asset.url] = asset }
+        let videos = await probeVideos(plan.urls(.video))
 
         var inspections: [String: Inspection] = [:]
         for item in downloads {

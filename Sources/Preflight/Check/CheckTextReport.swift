@@ -3,7 +3,8 @@ import InboxCards
 
 /// The human report of `inbox-assets check`: a table of cards (kind, status, reason), then per card with
 /// findings: its findings, the SDK's WARN line when it degrades, and each asset that failed or has findings;
-/// then the passes, the inputs, and a summary.
+/// then the passes, the inputs, and a summary. Campaign and server data (ids, URLs, content types, finding
+/// messages) is printed with its control characters escaped (``ControlCharacters/escaped(_:keepingNewlines:)``).
 public enum CheckTextReport {
     public static func render(_ report: CheckReport, style: TextStyle) -> String {
         let summary = report.summary
@@ -43,15 +44,16 @@ public enum CheckTextReport {
             text += style.bold("Findings") + "\n"
             for check in noteworthy {
                 let card = check.card
-                let target = [card.profileName, card.platform.rawValue, card.language].compactMap { $0 }
                 let mark = card.degraded ? " DEGRADED" : check.broken ? " BROKEN" : ""
-                text += "  \(card.id) [\(target.joined(separator: " "))]\(mark)\n"
+                text += "  \(ResolveTextReport.heading(card))\(mark)\n"
                 for finding in check.findings { text += "    " + ResolveTextReport.line(finding, style: style) + "\n" }
-                if let log = card.sdkLog { text += "    " + style.dim("SDK log: \(log)") + "\n" }
+                if let log = card.sdkLog {
+                    text += "    " + style.dim("SDK log: \(ControlCharacters.escaped(log))") + "\n"
+                }
                 for asset in check.assets where asset.status == .failed || !asset.findings.isEmpty {
-                    text +=
-                        "    \(AssetRoles.describe(asset.role, index: asset.index)) \(Redaction.redactURL(asset.url))"
-                    text += " — " + assetFacts(asset) + "\n"
+                    let url = ControlCharacters.escaped(Redaction.redactURL(asset.url))
+                    text += "    \(AssetRoles.describe(asset.role, index: asset.index)) \(url)"
+                    text += " — " + ControlCharacters.escaped(assetFacts(asset)) + "\n"
                     for finding in asset.findings {
                         text += "      " + ResolveTextReport.line(finding, style: style) + "\n"
                     }
@@ -63,7 +65,7 @@ public enum CheckTextReport {
             text += style.bold("Passes") + "\n"
             for pass in report.passes {
                 let verdict = pass.verification.valid ? style.green("valid") : style.red("INVALID")
-                text += "  \(Redaction.redactURL(pass.url)): \(verdict)\n"
+                text += "  \(ControlCharacters.escaped(Redaction.redactURL(pass.url))): \(verdict)\n"
                 for finding in pass.verification.findings where finding.severity != .info {
                     text += "    " + ResolveTextReport.line(finding, style: style) + "\n"
                 }
@@ -73,7 +75,8 @@ public enum CheckTextReport {
         if !report.inputFindings.isEmpty {
             text += style.bold("Inputs") + "\n"
             for sourced in report.inputFindings {
-                text += "  \(sourced.source)\n    " + ResolveTextReport.line(sourced.finding, style: style) + "\n"
+                text += "  \(ControlCharacters.escaped(sourced.source))\n    "
+                text += ResolveTextReport.line(sourced.finding, style: style) + "\n"
             }
             text += "\n"
         }

@@ -1,3 +1,5 @@
+public import Findings
+import HTTPFetch
 public import InboxCards
 
 /// What a run has to fetch: every asset URL of the resolved cards once, however many cards share it
@@ -22,12 +24,16 @@ public struct AssetPlan: Sendable, Hashable {
         /// How it is retrieved. A URL that is both a video and an image (unlikely, but possible) is a video;
         /// a URL that is both fetched and a link is fetched.
         public var mode: Mode
+        /// Why the URL is never requested, whatever its mode: `input.badURL` when it holds a control character
+        /// (see ``AssetPlan/refusal(of:)``). ``AssetPlan/urls(_:)`` leaves such items out.
+        public var refusal: Finding?
 
         /// Creates an item.
-        public init(url: String, roles: Set<AssetReference.Role>, mode: Mode) {
+        public init(url: String, roles: Set<AssetReference.Role>, mode: Mode, refusal: Finding? = nil) {
             self.url = url
             self.roles = roles
             self.mode = mode
+            self.refusal = refusal
         }
     }
 
@@ -49,15 +55,45 @@ public struct AssetPlan: Sendable, Hashable {
                     items[position].mode = Self.stronger(items[position].mode, mode)
                 } else {
                     positions[asset.fetchURL] = items.count
-                    items.append(Item(url: asset.fetchURL, roles: [asset.role], mode: mode))
+                    items.append(
+                        Item(
+                            url: asset.fetchURL, roles: [asset.role], mode: mode,
+                            refusal: Self.refusal(of: asset.fetchURL)))
                 }
             }
         }
         return AssetPlan(items: items)
     }
 
-    /// The URLs of one mode, in plan order.
-    public func urls(_ mode: Mode) -> [String] { items.filter { $0.mode == mode }.map(\.url) }
+    /// The URLs of one mode to retrieve, in plan order (refused URLs left out: see ``refusedAssets()``).
+    public func urls(_ mode: Mode) -> [String] { items.filter { $0.mode == mode && $0.refusal == nil }.map(\.url) }
+
+    /// The items that would be fetched but are refused (``Item/refusal``): never requested.
+    public var refused: [Item] { items.filter { $0.mode != .skip && $0.refusal != nil } }
+
+    /// A failed retrieval for every refused item, as the retriever would report a failure: no body, the outcome
+    /// `invalid-url`, and the refusal as its finding. Reports list these with the retrieved assets.
+    public func refusedAssets() -> [RetrievedAsset] {
+        refused.map { item in
+            RetrievedAsset(
+                url: item.url, source: .missing,
+                outcome: FetchOutcome(
+                    url: item.url, kind: item.mode == .video ? .probe : .get, failure: .invalidURL,
+                    errorText: item.refusal?.message),
+                findings: item.refusal.map { [$0] } ?? [])
+        }
+    }
+
+    /// Why `url` must never be requested, or `nil`: a C0 control byte or DEL in it (`input.badURL`). A NUL would
+    /// cut the request line (`/png/a\0b` asks the server for `/png/a` while the report names the whole URL); the
+    /// engine refuses these too, this says so before any request with the campaign's own finding code.
+    public static func refusal(of url: String) -> Finding? {
+        guard let (offset, byte) = ControlCharacters.first(in: url) else { return nil }
+        return .error(
+            CardFindingCode.badURL,
+            "\(Redaction.redactURL(url)) holds the control character \(ControlCharacters.notation(byte)) at byte "
+                + "\(offset): it is never requested")
+    }
 
     static func mode(of role: AssetReference.Role) -> Mode {
         switch role {

@@ -69,3 +69,11 @@ extension AssetPlan.Item {
         AssetRequest(url: url, maxBytes: limits.limit(for: roles))
     }
 }
+
+extension AssetPlan {
+    /// The requests of every URL to download, with their limits; refused URLs (``Item/refusal``) are left out: they
+    /// are never requested (``refusedAssets()`` reports them).
+    public func downloadRequests(_ limits: BodyLimits) -> [AssetRequest] {
+        items.filter { $0.mode == .download && $0.refusal == nil }.map { $0.request(limits) }
+    }
+}

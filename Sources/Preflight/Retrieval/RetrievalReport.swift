@@ -68,7 +68,7 @@ public struct RetrievalSummary: Sendable, Hashable {
 
 /// The `prefetch` report: a line per asset with a finding, then the summary; or the same as JSON.
 public enum RetrievalReport {
-    /// Text: `FAILED`/`warning` lines (URL redacted, code, message), then `Summary: …`.
+    /// Text: `FAILED`/`warning` lines (URL redacted, code, message; control characters escaped), then `Summary: …`.
     public static func text(_ assets: [RetrievedAsset], summary: RetrievalSummary, store: String?, style: TextStyle)
         -> String
     {
@@ -82,7 +82,9 @@ public enum RetrievalReport {
                 case .warning: label = style.yellow("warning")
                 case .info: label = style.dim("info   ")
                 }
-                text += "  \(label) \(asset.redactedURL)  \(finding.code): \(Redaction.redactText(finding.message))\n"
+                let url = ControlCharacters.escaped(asset.redactedURL)
+                let message = ControlCharacters.escaped(Redaction.redactText(finding.message))
+                text += "  \(label) \(url)  \(finding.code): \(message)\n"
             }
         }
         return text + "Summary: \(summary.line)\n"
