@@ -179,7 +179,9 @@ struct ResolveCLITests {
 
     @Test func fiftyMegabyteInputIsRead() async throws {
         // One feed message whose body is a 50 MB string: the size is handled without a crash or a copy per byte.
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ia-50mb-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).json").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ia-50mb-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).json"
+        ).path
         let body = String(repeating: "0123456789", count: 5_000_000)
         let message =
             #"{"inbox_id":"m","order":1,"rt":4102444800,"action_type":0,"status":1,"title":"T","text":""# + body
