@@ -1,5 +1,6 @@
 import FixtureServer
 import Foundation
+import TestSupport
 
 /// The fixture server on `Fixtures/www`, mapped to `https://cdn.example.com` with `--connect-to`, plus a store
 /// directory and helpers to run `prefetch`/`export` as real child processes.
@@ -89,14 +90,5 @@ struct TmpfsMount {
         try? FileManager.default.removeItem(atPath: path)
     }
 
-    private static func command(_ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
+    private static func command(_ arguments: [String]) -> Int32 { Child.quickStatus("/usr/bin/env", arguments) }
 }

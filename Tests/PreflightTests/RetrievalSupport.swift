@@ -3,6 +3,7 @@ import FixtureServer
 import Foundation
 import HTTPFetch
 import Preflight
+import TestSupport
 
 /// A fixture server on `Fixtures/www`, an engine and a fresh store directory, for retrieval tests.
 final class RetrievalHarness {
@@ -79,13 +80,6 @@ final class ReadOnlyBind {
     private static func mount(_ arguments: [String]) -> Int32 { command("/bin/mount", arguments) }
 
     private static func command(_ executable: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
+        Child.quickStatus(executable, arguments)
     }
 }

@@ -29,6 +29,20 @@ public enum Child {
     /// Writing to a child that has exited must be an error, not the end of the test process.
     private static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
 
+    /// The exit status of a command that finishes at once (`mount`, `umount`), output discarded; -1 when it cannot
+    /// start. Blocking on purpose: test setup and `deinit` cannot await, and these commands take milliseconds, so
+    /// the pool thread they hold is not the starvation ``run(_:_:stdin:environment:directory:timeout:)`` avoids.
+    public static func quickStatus(_ executable: String, _ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     /// Runs `executable` with `arguments` to its end: standard input from `stdin` (closed after writing), both
     /// output pipes drained at once (a large output cannot fill one pipe and stall the child).
     /// - Parameters:
