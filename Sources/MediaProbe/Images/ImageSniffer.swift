@@ -121,7 +121,7 @@ public enum ImageSniffer {
         case .heic, .heif, .avif: HEIFHeader.parse(&parse, maxBoxes: limits.maxStructures)
         case .bmp: OtherImageHeaders.parseBMP(&parse)
         case .tiff: OtherImageHeaders.parseTIFF(&parse)
-        case .ico: OtherImageHeaders.parseICO(&parse)
+        case .ico: OtherImageHeaders.parseICO(&parse, decodedBytesError: limits.decodedBytesError)
         default: break
         }
         let header = parse.header
