@@ -58,10 +58,11 @@ enum HEIFHeader {
             return parse.corrupt("the primary image has no 'ispe' (image size) property.")
         }
         guard size.0 > 0, size.1 > 0 else { return parse.corrupt("'ispe' says \(size.0)×\(size.1) pixels.") }
-        // Transformative properties apply in the order they are associated in 'ipma' (ISO/IEC 23008-12 §6.5.1:
-        // "in the order of their appearance"; MIAF requires that order to be clap, irot, imir). libheif does the
-        // same in `HeifContext::decode_image_planar`: clap crops the size it has at that point, irot 90°/270°
-        // swaps it, imir keeps it. The result is the size shown, so no swap is left for the sniffer to do.
+        // Transformative properties apply in the order they are associated in 'ipma' (HEIF, ISO/IEC 23008-12:
+        // "in the order of their appearance in the ItemPropertyAssociation"; MIAF fixes that order to clap, irot,
+        // imir). libheif's `ImageItem::decode_image` walks the item's properties in that order: clap crops the size
+        // it has at that point, irot 90°/270° swaps it, imir keeps it. The result is the size shown, so no swap is
+        // left for the sniffer to do.
         var shown = size
         for property in chosen {
             switch property.type {
@@ -81,10 +82,12 @@ enum HEIFHeader {
     }
 
     /// `clap` (ISO/IEC 14496-12 §12.1.4): clean aperture width, height, horizontal and vertical offset, each a
-    /// fraction of two 32-bit numbers (offsets signed). The kept size is what libheif's `Box_clap` computes:
-    /// the centre is `offset + (size − 1) / 2`, the edges `centre ∓ (aperture − 1) / 2` rounded down, clamped to
-    /// the image (`left_rounded`, `right_rounded`, then `right − left + 1`). Nil for a zero denominator or an
-    /// aperture that leaves no pixel.
+    /// fraction of two 32-bit numbers (offsets signed). The kept size is what libheif computes (box.cc,
+    /// `Box_clap::left_rounded` … `bottom_rounded`, then the clamp in `ImageItem::decode_image`): the centre is
+    /// `offset + (size − 1) / 2`; left = ⌊centre − (aperture − 1) / 2⌋, right = round(left + aperture − 1);
+    /// top = round(centre − (aperture − 1) / 2), bottom = round(top + aperture − 1); both clamped to the image,
+    /// the size is `right − left + 1`. Nil for a zero denominator or an aperture that leaves no pixel (libheif:
+    /// "invalid clean aperture").
     private static func cleanAperture(_ bytes: [UInt8], _ clap: ISOBox, width: Int, height: Int) -> (Int, Int)? {
         guard clap.payload + 32 <= clap.end else { return nil }
         var values: [Int] = []
@@ -100,15 +103,19 @@ enum HEIFHeader {
         guard let apertureWidth = fraction(0, signed: false), let apertureHeight = fraction(2, signed: false),
             let horizontal = fraction(4, signed: true), let vertical = fraction(6, signed: true)
         else { return nil }
-        func kept(_ aperture: Double, _ offset: Double, _ size: Int) -> Int? {
+        /// `Fraction::round()`: half up.
+        func round(_ value: Double) -> Double { (value + 0.5).rounded(.down) }
+        func kept(_ aperture: Double, _ offset: Double, _ size: Int, firstRoundsDown: Bool) -> Int? {
             let centre = offset + Double(size - 1) / 2
-            let first = Swift.max((centre - (aperture - 1) / 2).rounded(.down), 0)
-            let last = Swift.min((centre + (aperture - 1) / 2).rounded(.down), Double(size - 1))
-            guard first.isFinite, last.isFinite, last >= first else { return nil }
-            return Int(last - first) + 1
+            let start = centre - (aperture - 1) / 2
+            let first = firstRoundsDown ? start.rounded(.down) : round(start)
+            let last = Swift.min(round(first + aperture - 1), Double(size - 1))
+            let clampedFirst = Swift.max(first, 0)
+            guard clampedFirst.isFinite, last.isFinite, last >= clampedFirst else { return nil }
+            return Int(last - clampedFirst) + 1
         }
-        guard let keptWidth = kept(apertureWidth, horizontal, width),
-            let keptHeight = kept(apertureHeight, vertical, height)
+        guard let keptWidth = kept(apertureWidth, horizontal, width, firstRoundsDown: true),
+            let keptHeight = kept(apertureHeight, vertical, height, firstRoundsDown: false)
         else { return nil }
         return (keptWidth, keptHeight)
     }
