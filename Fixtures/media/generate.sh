@@ -134,6 +134,48 @@ while offset < len(heic):
     offset += size
 write("image-heic-mdat-short-64x36.heic", bytes(heic))
 
+# HEIC whose primary item (item 2, a grid) gains a clean aperture and a 90° irot, associated in the given order
+# (libheif applies them in that order). The new properties go at the end of ipco and of item 2's ipma entry, so
+# every box that holds them grows by 51 bytes and item 1's base offset (its data in mdat) moves too.
+# clap 50x30 then irot: 64x36 -> 50x30 -> 30x50. irot then clap 20x40: 64x36 -> 36x64 -> 20x40.
+def heic_transformed(name, clap_width, clap_height, clap_first):
+    heic = bytearray(open("image-64x36.heic", "rb").read())
+    def find(data, kind, start, end):
+        offset = start
+        while offset < end:
+            size, found = struct.unpack_from(">I4s", data, offset)
+            if found == kind:
+                return offset, size
+            offset += size
+        raise SystemExit("no %s" % kind)
+    meta, meta_size = find(heic, b"meta", 0, len(heic))
+    iprp, iprp_size = find(heic, b"iprp", meta + 12, meta + meta_size)
+    ipco, ipco_size = find(heic, b"ipco", iprp + 8, iprp + iprp_size)
+    ipma, ipma_size = find(heic, b"ipma", iprp + 8, iprp + iprp_size)
+    iloc, iloc_size = find(heic, b"iloc", meta + 12, meta + meta_size)
+    assert heic[ipma + 8:ipma + 20] == bytes.fromhex("000000000000000200010281")
+    assert heic[ipma + 21:ipma + 24] == b"\x00\x02\x02"
+    clap = struct.pack(">I4s8I", 40, b"clap", clap_width, 1, clap_height, 1, 0, 1, 0, 1)
+    irot = struct.pack(">I4sB", 9, b"irot", 1)
+    growth = len(clap) + len(irot) + 2
+    # iloc version 1, 4-byte offsets, lengths and base offsets: item 1 (method 0) has its base offset in mdat.
+    assert heic[iloc + 8] == 1 and heic[iloc + 12:iloc + 14] == b"\x44\x40"
+    item1 = iloc + 16
+    assert struct.unpack_from(">HHH", heic, item1) == (1, 0, 0)
+    base = item1 + 6
+    struct.pack_into(">I", heic, base, struct.unpack_from(">I", heic, base)[0] + growth)
+    first, second = (clap, irot) if clap_first else (irot, clap)
+    out = (heic[:ipco + ipco_size] + first + second + heic[ipco + ipco_size:ipma + ipma_size] + bytes([0x85, 0x86])
+           + heic[ipma + ipma_size:])
+    out[ipma + len(clap) + len(irot) + 23] = 4  # item 2 now has 4 associations
+    for offset, size, extra in [(meta, meta_size, growth), (iprp, iprp_size, growth), (ipco, ipco_size, growth - 2)]:
+        struct.pack_into(">I", out, offset, size + extra)
+    moved_ipma = ipma + len(clap) + len(irot)
+    struct.pack_into(">I", out, moved_ipma, ipma_size + 2)
+    open(name, "wb").write(bytes(out))
+heic_transformed("image-heic-clap-irot-30x50.heic", 50, 30, True)
+heic_transformed("image-heic-irot-clap-20x40.heic", 20, 40, False)
+
 # ICO/CUR, from small PNG and BMP (BITMAPINFOHEADER, XOR + AND masks) entries.
 def png_rgba(side):
     rows = b"".join(b"\0" + bytes((x * 5 + y * 3) & 0xFF for x in range(side * 4)) for y in range(side))

@@ -41,6 +41,12 @@ struct ImageDecoderClassTests {
             file: "image-icon-multi-48x48.ico", format: .ico, width: 48, height: 48,
             pillow: "ICO 48×48, \"Image was not the expected size\""),
         DecoderClass(
+            file: "image-heic-clap-irot-30x50.heic", format: .heic, width: 30, height: 50,
+            pillow: "HEIF 30×50 (libheif 1.23.6; heif-info 1.15: 30x50)"),
+        DecoderClass(
+            file: "image-heic-irot-clap-20x40.heic", format: .heic, width: 20, height: 40,
+            pillow: "HEIF 20×40 (libheif 1.23.6; heif-info 1.15: 20x40)"),
+        DecoderClass(
             file: "image-gif-frame-outside-20x10.gif", format: .gif, width: 20, height: 10,
             warnings: [ImageFindingCode.gifFrameOutsideScreen], pillow: "GIF 30×10 (ImageMagick 20×10)"),
         // 3. Silent passes caught: no decoder shows these.
