@@ -40,6 +40,168 @@ heif-enc -A -q 20 -p chroma=422 /tmp/mp-heic-src.png -o image-64x36.avif
 rm -f /tmp/mp-heic-src.png
 "$IM" -size 16x12 xc:blue -strip bmp3:image-16x12.bmp
 "$IM" -size 30x20 xc:gray -compress none tiff:image-30x20.tiff
+# Decoder-disagreement classes (issue 16, images): one small file per class, written byte by byte from the
+# committed fixtures above or from scratch, so each keeps exactly one defect. The verdict each must get is in
+# MediaProbeTests/ImageDecoderClassTests.swift, with what Pillow 13 does with the same file.
+# BEGIN image-classes
+"$IM" -size 30x20 xc:gray -compress none TIFF64:image-bigtiff-30x20.tiff
+python3 - <<'PY'
+import struct, zlib
+
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+def png(width, height, color_type, rows, chunks_before=(), idat=None, after=(), plte=None):
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, color_type, 0, 0, 0)
+    body = b"".join(chunks_before) + (chunk(b"PLTE", plte) if plte else b"")
+    idat = [chunk(b"IDAT", zlib.compress(rows, 9))] if idat is None else idat
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + body + b"".join(idat) + b"".join(after) + chunk(b"IEND", b"")
+
+def write(name, data):
+    open(name, "wb").write(data)
+
+# 20x10 RGB, filter 0, a deterministic pattern (so a stored deflate block keeps rows at known offsets).
+rows = b"".join(b"\0" + bytes((x * 13 + y * 7) & 0xFF for x in range(60)) for y in range(10))
+# APNG whose acTL says 0 frames: the default image is a complete still PNG.
+write("image-apng-zero-frames-20x10.png", png(20, 10, 2, rows, chunks_before=[chunk(b"acTL", struct.pack(">II", 0, 0))]))
+# IHDR promises 20x10 but the zlib stream holds nothing / only 10 of the 61 bytes of the first row.
+write("image-png-empty-idat-20x10.png", png(20, 10, 2, rows, idat=[chunk(b"IDAT", zlib.compress(b"", 9))]))
+write("image-png-short-idat-20x10.png", png(20, 10, 2, rows, idat=[chunk(b"IDAT", zlib.compress(rows[:10], 9))]))
+# The image data split by a tEXt chunk: the IDAT before it holds the first rows only (stored deflate, level 0).
+stored = zlib.compress(rows, 0)
+split = [chunk(b"IDAT", stored[:300]), chunk(b"tEXt", b"Comment\0split"), chunk(b"IDAT", stored[300:])]
+write("image-png-split-idat-20x10.png", png(20, 10, 2, rows, idat=split))
+# Complete image data, then a tEXt, then a stray empty-stream IDAT: decoders ignore the stray chunk.
+extra = [chunk(b"IDAT", zlib.compress(rows, 9)), chunk(b"tEXt", b"Comment\0extra"), chunk(b"IDAT", zlib.compress(b""))]
+write("image-png-extra-idat-20x10.png", png(20, 10, 2, rows, idat=extra))
+# A palette image (colour type 3) without PLTE.
+indexed = b"".join(b"\0" + bytes(x % 4 for x in range(20)) for _ in range(10))
+write("image-png-palette-no-plte-20x10.png", png(20, 10, 3, indexed))
+
+# GIF: the 20x10 fixture with its one frame moved 10 px right, so it reaches x = 30 on a 20-px screen.
+gif = bytearray(open("image-20x10.gif", "rb").read())
+at = 13 + (3 << ((gif[10] & 7) + 1) if gif[10] & 0x80 else 0)
+while gif[at] == 0x21:  # skip extensions (label, then sub-blocks)
+    at += 2
+    while gif[at]:
+        at += gif[at] + 1
+    at += 1
+assert gif[at] == 0x2C
+gif[at + 1:at + 3] = struct.pack("<H", 10)
+write("image-gif-frame-outside-20x10.gif", bytes(gif))
+
+# BMP: bfSize 100 bytes beyond the file (every row present); 7 bits per pixel; an 8-bit palette of 100000 colours.
+bmp = bytearray(open("image-16x12.bmp", "rb").read())
+write("image-bmp-filesize-long-16x12.bmp", bytes(bmp[:2]) + struct.pack("<I", len(bmp) + 100) + bytes(bmp[6:]))
+write("image-bmp-bitcount-7-16x12.bmp", bytes(bmp[:28]) + struct.pack("<H", 7) + bytes(bmp[30:]))
+def bmp8(width, height, colors_used, palette_entries):
+    row = (width + 3) // 4 * 4
+    offset = 14 + 40 + 4 * palette_entries
+    size = offset + row * height
+    info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 8, 0, row * height, 2835, 2835, colors_used, 0)
+    palette = b"".join(struct.pack("<BBBB", i, i, i, 0) for i in range(palette_entries))
+    return b"BM" + struct.pack("<IHHI", size, 0, 0, offset) + info + palette + bytes(row * height)
+write("image-bmp-palette-huge-16x12.bmp", bmp8(16, 12, 100000, 256))
+
+# TIFF (ImageMagick's 30x20, one uncompressed strip): the strip offset moved past the end of the file; the
+# strip byte count 1000 bytes too large with every row present.
+def patch_tiff(data, tag, value):
+    data = bytearray(data)
+    ifd = struct.unpack_from("<I", data, 4)[0]
+    for index in range(struct.unpack_from("<H", data, ifd)[0]):
+        entry = ifd + 2 + 12 * index
+        found, kind, count = struct.unpack_from("<HHI", data, entry)
+        if found == tag:
+            assert count == 1, "one strip expected"
+            if kind == 3:
+                struct.pack_into("<H", data, entry + 8, value)
+            else:
+                struct.pack_into("<I", data, entry + 8, value)
+            return bytes(data)
+    raise SystemExit("tag %d not found" % tag)
+tiff = open("image-30x20.tiff", "rb").read()
+write("image-tiff-strip-outside-30x20.tiff", patch_tiff(tiff, 273, len(tiff) + 4096))
+ifd = struct.unpack_from("<I", tiff, 4)[0]
+write("image-tiff-bytecount-long-30x20.tiff", patch_tiff(tiff, 279, 30 * 20 * 3 + 1000))
+
+# HEIC whose mdat claims one byte more than the file has; every item extent iloc lists is in the file.
+heic = bytearray(open("image-64x36.heic", "rb").read())
+offset = 0
+while offset < len(heic):
+    size, kind = struct.unpack_from(">I4s", heic, offset)
+    if kind == b"mdat":
+        struct.pack_into(">I", heic, offset, size + 1)
+    offset += size
+write("image-heic-mdat-short-64x36.heic", bytes(heic))
+
+# HEIC whose primary item (item 2, a grid) gains a clean aperture and a 90° irot, associated in the given order
+# (libheif applies them in that order). The new properties go at the end of ipco and of item 2's ipma entry, so
+# every box that holds them grows by 51 bytes and item 1's base offset (its data in mdat) moves too.
+# clap 50x30 then irot: 64x36 -> 50x30 -> 30x50. irot then clap 20x40: 64x36 -> 36x64 -> 20x40.
+def heic_transformed(name, clap_width, clap_height, clap_first):
+    heic = bytearray(open("image-64x36.heic", "rb").read())
+    def find(data, kind, start, end):
+        offset = start
+        while offset < end:
+            size, found = struct.unpack_from(">I4s", data, offset)
+            if found == kind:
+                return offset, size
+            offset += size
+        raise SystemExit("no %s" % kind)
+    meta, meta_size = find(heic, b"meta", 0, len(heic))
+    iprp, iprp_size = find(heic, b"iprp", meta + 12, meta + meta_size)
+    ipco, ipco_size = find(heic, b"ipco", iprp + 8, iprp + iprp_size)
+    ipma, ipma_size = find(heic, b"ipma", iprp + 8, iprp + iprp_size)
+    iloc, iloc_size = find(heic, b"iloc", meta + 12, meta + meta_size)
+    assert heic[ipma + 8:ipma + 20] == bytes.fromhex("000000000000000200010281")
+    assert heic[ipma + 21:ipma + 24] == b"\x00\x02\x02"
+    clap = struct.pack(">I4s8I", 40, b"clap", clap_width, 1, clap_height, 1, 0, 1, 0, 1)
+    irot = struct.pack(">I4sB", 9, b"irot", 1)
+    growth = len(clap) + len(irot) + 2
+    # iloc version 1, 4-byte offsets, lengths and base offsets: item 1 (method 0) has its base offset in mdat.
+    assert heic[iloc + 8] == 1 and heic[iloc + 12:iloc + 14] == b"\x44\x40"
+    item1 = iloc + 16
+    assert struct.unpack_from(">HHH", heic, item1) == (1, 0, 0)
+    base = item1 + 6
+    struct.pack_into(">I", heic, base, struct.unpack_from(">I", heic, base)[0] + growth)
+    first, second = (clap, irot) if clap_first else (irot, clap)
+    out = (heic[:ipco + ipco_size] + first + second + heic[ipco + ipco_size:ipma + ipma_size] + bytes([0x85, 0x86])
+           + heic[ipma + ipma_size:])
+    out[ipma + len(clap) + len(irot) + 23] = 4  # item 2 now has 4 associations
+    for offset, size, extra in [(meta, meta_size, growth), (iprp, iprp_size, growth), (ipco, ipco_size, growth - 2)]:
+        struct.pack_into(">I", out, offset, size + extra)
+    moved_ipma = ipma + len(clap) + len(irot)
+    struct.pack_into(">I", out, moved_ipma, ipma_size + 2)
+    open(name, "wb").write(bytes(out))
+heic_transformed("image-heic-clap-irot-30x50.heic", 50, 30, True)
+heic_transformed("image-heic-irot-clap-20x40.heic", 20, 40, False)
+
+# ICO/CUR, from small PNG and BMP (BITMAPINFOHEADER, XOR + AND masks) entries.
+def png_rgba(side):
+    rows = b"".join(b"\0" + bytes((x * 5 + y * 3) & 0xFF for x in range(side * 4)) for y in range(side))
+    return png(side, side, 6, rows)
+def dib(side):
+    xor = bytes(side * side * 4)
+    mask = bytes(((side + 31) // 32 * 4) * side)
+    return struct.pack("<IiiHHIIiiII", 40, side, side * 2, 1, 32, 0, len(xor) + len(mask), 0, 0, 0, 0) + xor + mask
+def icon(kind, entries):
+    # entries: (directory width, directory height, planes-or-hotspot-x, bits-or-hotspot-y, data)
+    head = struct.pack("<HHH", 0, kind, len(entries))
+    offset = 6 + 16 * len(entries)
+    directory = b""
+    for width, height, a, b, data in entries:
+        directory += struct.pack("<BBBBHHII", width, height, 0, 0, a, b, len(data), offset)
+        offset += len(data)
+    return head + directory + b"".join(e[4] for e in entries)
+write("image-cursor-32x32.cur", icon(2, [(32, 32, 4, 6, dib(32))]))  # hotspot (4, 6)
+# Three entries; the 48x48 PNG's directory entry says 0x0 (256x256): its IHDR is what decoders use.
+write("image-icon-multi-48x48.ico", icon(1, [(16, 16, 1, 32, png_rgba(16)), (0, 0, 1, 32, png_rgba(48)),
+                                            (32, 32, 1, 32, dib(32))]))
+# The directory says 16x16; the embedded PNG's IHDR claims 100000x100000 (a decompression bomb).
+bomb = png(100000, 100000, 6, b"", idat=[chunk(b"IDAT", zlib.compress(bytes(4096)))])
+write("image-icon-bomb.ico", icon(1, [(16, 16, 1, 32, png_rgba(16)), (16, 16, 1, 32, bomb)]))
+PY
+# END image-classes
 # ImageMagick's Debian policy forbids writing PDF, so a minimal one-page PDF is written by hand.
 printf '%%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 72 72]>>endobj\ntrailer<</Root 1 0 R>>\n%%%%EOF\n' > document.pdf
 cat > image.svg <<'SVG'

@@ -11,5 +11,10 @@ public func fuzzMedia(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         _ = ImageSniffer.inspect(bytes: bytes, contentType: "image/png", byteCount: byteCount).json.serialized()
         _ = VideoSniffer.inspect(bytes: bytes, contentType: "video/mp4", byteCount: byteCount).json.serialized()
     }
+    // Tight limits reach the caps a default run rarely hits: an icon entry's bomb check, the frame and structure
+    // caps, the pixel thresholds.
+    let tight = ImageLimits(
+        decodedBytesWarning: 1 << 12, decodedBytesError: 1 << 14, maxFrames: 4, maxStructures: 8)
+    _ = ImageSniffer.inspect(bytes: bytes, contentType: nil, limits: tight)
     return 0
 }

@@ -45,7 +45,49 @@ func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
 func syntheticPNG(width: UInt32, height: UInt32, extraChunks: [[UInt8]] = []) -> [UInt8] {
     let ihdr = be32(width) + be32(height) + [8, 6, 0, 0, 0]
     return [0x89] + ascii("PNG\r\n") + [0x1A, 0x0A] + pngChunk("IHDR", ihdr) + extraChunks.flatMap { $0 }
-        + pngChunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + pngChunk("IEND", [])
+        + pngChunk("IDAT", zlibZeros(Swift.min(1 + 4 * Int(width), 16 << 20))) + pngChunk("IEND", [])
+}
+
+/// A zlib stream of `count` zero bytes in fixed-Huffman deflate (a literal 0, then distance-1 matches of 258 and
+/// 10 bytes, then literals): a few KB for a megabyte, so synthetic PNGs carry a first row decoders accept.
+func zlibZeros(_ count: Int) -> [UInt8] {
+    var out: [UInt8] = [0x78, 0x01]
+    var buffer = 0
+    var filled = 0
+    func put(_ value: Int, _ bits: Int) {  // LSB first
+        buffer |= value << filled
+        filled += bits
+        while filled >= 8 {
+            out.append(UInt8(buffer & 0xFF))
+            buffer >>= 8
+            filled -= 8
+        }
+    }
+    func code(_ value: Int, _ bits: Int) {  // Huffman codes go MSB first
+        for shift in stride(from: bits - 1, through: 0, by: -1) { put(value >> shift & 1, 1) }
+    }
+    put(1, 1)  // final block
+    put(1, 2)  // fixed Huffman
+    var left = count
+    if left > 0 {
+        code(0x30, 8)  // literal 0
+        left -= 1
+    }
+    while left >= 258 {
+        code(0xC5, 8)  // length 258 (symbol 285)
+        code(0, 5)  // distance 1
+        left -= 258
+    }
+    while left >= 10 {
+        code(0x08, 7)  // length 10 (symbol 264)
+        code(0, 5)
+        left -= 10
+    }
+    for _ in 0..<left { code(0x30, 8) }
+    code(0, 7)  // end of block
+    if filled > 0 { put(0, 8 - filled) }
+    let sum = count % 65521
+    return out + be32(UInt32(sum << 16 | 1))
 }
 
 /// SOI, an optional list of raw segments, a baseline SOF0 with the size, then EOI.

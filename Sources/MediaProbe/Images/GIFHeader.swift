@@ -13,6 +13,7 @@ enum GIFHeader {
         parse.setSize(width: width, height: height)
         var offset = 13 + colorTableSize(packed)
         var frames = 0
+        var outside = false
         while true {
             guard let introducer = bytes.u8(offset) else {
                 return endedEarly(&parse, frames: frames, what: "the block list (no trailer)")
@@ -29,8 +30,23 @@ enum GIFHeader {
                 }
                 offset = next
             case 0x2C:  // image descriptor, optional local colour table, LZW code size, sub-blocks
-                guard let imagePacked = bytes.u8(offset + 9) else {
+                guard let imagePacked = bytes.u8(offset + 9), let left = bytes.u16le(offset + 1),
+                    let top = bytes.u16le(offset + 3), let frameWidth = bytes.u16le(offset + 5),
+                    let frameHeight = bytes.u16le(offset + 7)
+                else {
                     return endedEarly(&parse, frames: frames, what: "an image descriptor")
+                }
+                if !outside, left + frameWidth > width || top + frameHeight > height {
+                    // Decoders disagree here: Pillow's GifImagePlugin grows the canvas to the first such frame
+                    // (`self._size = max(x1, …), max(y1, …)`), browsers clip to the screen, and Apple documents
+                    // nothing for ImageIO. The logical screen stays the reported size, with a warning.
+                    outside = true
+                    parse.header.findings.append(
+                        .warning(
+                            ImageFindingCode.gifFrameOutsideScreen,
+                            "Frame \(frames + 1) (\(frameWidth)×\(frameHeight) at \(left),\(top)) reaches beyond the "
+                                + "\(width)×\(height) logical screen; decoders clip it or grow the canvas, so the "
+                                + "image may show cut off or at another size."))
                 }
                 let dataStart = offset + 10 + colorTableSize(imagePacked) + 1
                 guard let next = skipSubBlocks(bytes, from: dataStart) else {

@@ -14,12 +14,20 @@ enum HEIFHeader {
         }
         guard meta.end <= bytes.count else { return parse.ranOut("the 'meta' box") }
         let metaChildren = walkISOBoxes(bytes, from: meta.payload + 4, to: meta.end, maxBoxes: maxBoxes)
-        if parse.complete, top.stop != .end {
+        let itemDataEnd = metaChildren.boxes.first(where: { $0.type == "iloc" }).flatMap { fileDataEnd(bytes, $0) }
+        if parse.complete, top.stop != .end, case .overruns(let type, _, let size, let room) = top.stop,
+            let itemDataEnd, itemDataEnd <= bytes.count
+        {
+            // A box ('mdat' usually) claims more bytes than the file has, but every item extent 'iloc' lists —
+            // the primary image's among them — is in the file. libheif reads items through 'iloc' only (it never
+            // checks that 'mdat' is whole), so the image decodes: a warning, as the truncation rule says.
+            parse.ranOut(
+                "box '\(type)' (it claims \(size) bytes, \(room) remain), after the data of every item",
+                severity: .warning)
+        } else if parse.complete, top.stop != .end {
             // The header is readable but the image data ('mdat' usually follows 'meta') is cut off.
             report(top.stop, &parse, missing: "the image data", topLevel: true)
-        } else if parse.complete, let iloc = metaChildren.boxes.first(where: { $0.type == "iloc" }),
-            let dataEnd = fileDataEnd(bytes, iloc), dataEnd > bytes.count
-        {
+        } else if parse.complete, let dataEnd = itemDataEnd, dataEnd > bytes.count {
             parse.ranOut("the image data (the item locations reach byte \(dataEnd))")
         }
         guard let iprp = metaChildren.boxes.first(where: { $0.type == "iprp" }) else {
@@ -50,10 +58,66 @@ enum HEIFHeader {
             return parse.corrupt("the primary image has no 'ispe' (image size) property.")
         }
         guard size.0 > 0, size.1 > 0 else { return parse.corrupt("'ispe' says \(size.0)×\(size.1) pixels.") }
-        parse.setSize(width: size.0, height: size.1)
-        if let irot = chosen.first(where: { $0.type == "irot" }), let angle = bytes.u8(irot.payload) {
-            parse.header.swapsAxes = angle & 1 == 1  // 90° or 270°
+        // Transformative properties apply in the order they are associated in 'ipma' (HEIF, ISO/IEC 23008-12:
+        // "in the order of their appearance in the ItemPropertyAssociation"; MIAF fixes that order to clap, irot,
+        // imir). libheif's `ImageItem::decode_image` walks the item's properties in that order: clap crops the size
+        // it has at that point, irot 90°/270° swaps it, imir keeps it. The result is the size shown, so no swap is
+        // left for the sniffer to do.
+        var shown = size
+        for property in chosen {
+            switch property.type {
+            case "clap":
+                if let cropped = cleanAperture(bytes, property, width: shown.0, height: shown.1) {
+                    shown = cropped
+                } else {
+                    parse.corrupt("the 'clap' (clean aperture) property is invalid; it is ignored.", severity: .warning)
+                }
+            case "irot":
+                if let angle = bytes.u8(property.payload), angle & 1 == 1 { shown = (shown.1, shown.0) }  // 90°/270°
+            default:
+                break
+            }
         }
+        parse.setSize(width: shown.0, height: shown.1)
+    }
+
+    /// `clap` (ISO/IEC 14496-12 §12.1.4): clean aperture width, height, horizontal and vertical offset, each a
+    /// fraction of two 32-bit numbers (offsets signed). The kept size is what libheif computes (box.cc,
+    /// `Box_clap::left_rounded` … `bottom_rounded`, then the clamp in `ImageItem::decode_image`): the centre is
+    /// `offset + (size − 1) / 2`; left = ⌊centre − (aperture − 1) / 2⌋, right = round(left + aperture − 1);
+    /// top = round(centre − (aperture − 1) / 2), bottom = round(top + aperture − 1); both clamped to the image,
+    /// the size is `right − left + 1`. Nil for a zero denominator or an aperture that leaves no pixel (libheif:
+    /// "invalid clean aperture").
+    private static func cleanAperture(_ bytes: [UInt8], _ clap: ISOBox, width: Int, height: Int) -> (Int, Int)? {
+        guard clap.payload + 32 <= clap.end else { return nil }
+        var values: [Int] = []
+        for index in 0..<8 {
+            guard let value = bytes.u32be(clap.payload + index * 4) else { return nil }
+            values.append(value)
+        }
+        func fraction(_ index: Int, signed: Bool) -> Double? {
+            guard values[index + 1] != 0 else { return nil }
+            let numerator = signed ? Double(Int32(bitPattern: UInt32(values[index]))) : Double(values[index])
+            return numerator / Double(values[index + 1])
+        }
+        guard let apertureWidth = fraction(0, signed: false), let apertureHeight = fraction(2, signed: false),
+            let horizontal = fraction(4, signed: true), let vertical = fraction(6, signed: true)
+        else { return nil }
+        /// `Fraction::round()`: half up.
+        func round(_ value: Double) -> Double { (value + 0.5).rounded(.down) }
+        func kept(_ aperture: Double, _ offset: Double, _ size: Int, firstRoundsDown: Bool) -> Int? {
+            let centre = offset + Double(size - 1) / 2
+            let start = centre - (aperture - 1) / 2
+            let first = firstRoundsDown ? start.rounded(.down) : round(start)
+            let last = Swift.min(round(first + aperture - 1), Double(size - 1))
+            let clampedFirst = Swift.max(first, 0)
+            guard clampedFirst.isFinite, last.isFinite, last >= clampedFirst else { return nil }
+            return Int(last - clampedFirst) + 1
+        }
+        guard let keptWidth = kept(apertureWidth, horizontal, width, firstRoundsDown: true),
+            let keptHeight = kept(apertureHeight, vertical, height, firstRoundsDown: false)
+        else { return nil }
+        return (keptWidth, keptHeight)
     }
 
     /// Turns a walk that stopped before finding `box` into a finding: at the top level of a whole file a box that

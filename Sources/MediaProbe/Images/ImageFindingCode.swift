@@ -32,6 +32,23 @@ public enum ImageFindingCode {
     public static let dimensionsUnknown = "image.dimensionsUnknown"
     /// An Xcode-"crushed" PNG (CgBI chunk): iOS shows it, other platforms cannot (info).
     public static let appleOptimizedPNG = "image.appleOptimizedPNG"
+    /// A PNG whose IHDR promises pixels but whose IDAT stream is empty, not zlib, invalid deflate, or inflates to
+    /// less than the first row (or a first row with an unknown filter type): no decoder shows it (error).
+    public static let pngDataIncomplete = "image.pngDataIncomplete"
+    /// PNG chunks out of the order decoders need: IDAT chunks split by another chunk so the first run lacks rows
+    /// (error); a stray IDAT after complete image data, or a palette image without PLTE before IDAT (warning).
+    public static let pngChunkOrder = "image.pngChunkOrder"
+    /// A BMP whose bit count no decoder knows or whose palette is impossible (error); a palette larger than the
+    /// bit count allows, which decoders tolerate (warning).
+    public static let bmpBadHeader = "image.bmpBadHeader"
+    /// A TIFF whose strip or tile offsets point past the end of the file: the pixels cannot be read (error).
+    public static let tiffDataOutOfBounds = "image.tiffDataOutOfBounds"
+    /// An ICO/CUR entry whose embedded PNG or BMP claims a decoded size beyond the pixel limit, whatever its
+    /// directory entry says (error).
+    public static let icoEntryBomb = "image.icoEntryBomb"
+    /// A GIF frame that reaches beyond the logical screen: the size reported is the screen's, the frame is clipped
+    /// (warning).
+    public static let gifFrameOutsideScreen = "image.gifFrameOutsideScreen"
     /// The image URL is plain `http://`: App Transport Security blocks it by default (warning).
     public static let appTransportSecurity = "image.ats"
 }

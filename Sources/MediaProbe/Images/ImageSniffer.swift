@@ -45,7 +45,8 @@ public struct ImageLimits: Sendable, Hashable {
 public struct ImageInfo: Sendable, Hashable {
     /// The format recognised from the bytes (not from the URL or the Content-Type).
     public var format: MediaFormat
-    /// Width as shown: EXIF orientation 5–8 and HEIF `irot` 90°/270° swap the stored width and height.
+    /// Width as shown: EXIF orientation 5–8 and HEIF `irot` 90°/270° swap the stored width and height, HEIF `clap`
+    /// crops it; for ICO/CUR the largest entry's, from its embedded PNG/BMP header.
     public var width: Int?
     /// Height as shown (see ``width``).
     public var height: Int?
@@ -121,7 +122,7 @@ public enum ImageSniffer {
         case .heic, .heif, .avif: HEIFHeader.parse(&parse, maxBoxes: limits.maxStructures)
         case .bmp: OtherImageHeaders.parseBMP(&parse)
         case .tiff: OtherImageHeaders.parseTIFF(&parse)
-        case .ico: OtherImageHeaders.parseICO(&parse)
+        case .ico: OtherImageHeaders.parseICO(&parse, decodedBytesError: limits.decodedBytesError)
         default: break
         }
         let header = parse.header

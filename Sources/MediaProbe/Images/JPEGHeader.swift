@@ -89,61 +89,108 @@ enum JPEGHeader {
     }
 }
 
-/// Reads IFD0 of a TIFF structure (a TIFF file, or the EXIF block inside a JPEG APP1), bounded by `end`.
+/// Reads IFD0 of a TIFF structure (a TIFF file, or the EXIF block inside a JPEG APP1), bounded by `end`. Classic
+/// TIFF (`II*\0`, `MM\0*`: 32-bit offsets, 12-byte entries) and BigTIFF (`II+\0`, `MM\0+`: 64-bit offsets,
+/// 20-byte entries, LONG8 values; libtiff and ImageIO read both) share the code.
 struct TIFFReader {
     let bytes: [UInt8]
     let base: Int
     let end: Int
     let bigEndian: Bool
+    let big: Bool
 
     init?(_ bytes: [UInt8], base: Int, end: Int) {
         guard bytes.has(8, at: base) else { return nil }
-        if bytes.matches("MM\0*", at: base) {
-            bigEndian = true
-        } else if bytes.matches("II*\0", at: base) {
-            bigEndian = false
+        if bytes.matches("MM\0*", at: base) || bytes.matches("II*\0", at: base) {
+            big = false
+        } else if bytes.matches("MM\0+", at: base) || bytes.matches("II+\0", at: base) {
+            big = true
         } else {
             return nil
         }
+        bigEndian = bytes[base] == UInt8(ascii: "M")
         self.bytes = bytes
         self.base = base
         self.end = Swift.min(end, bytes.count)
+        // BigTIFF: bytesize 8 and a zero word follow the version (the BigTIFF design, as libtiff checks it).
+        if big, u16(base + 4) != 8 || u16(base + 6) != 0 { return nil }
     }
 
     private func u16(_ offset: Int) -> Int? {
-        guard offset + 2 <= end else { return nil }
+        guard offset >= 0, offset + 2 <= end else { return nil }
         return bigEndian ? bytes.u16be(offset) : bytes.u16le(offset)
     }
 
     private func u32(_ offset: Int) -> Int? {
-        guard offset + 4 <= end else { return nil }
+        guard offset >= 0, offset + 4 <= end else { return nil }
         return bigEndian ? bytes.u32be(offset) : bytes.u32le(offset)
     }
 
-    /// The value of a SHORT or LONG tag in IFD0, or nil when absent or out of bounds.
-    func value(ofTag wanted: Int) -> Int? {
-        guard let ifdOffset = u32(base + 4), let count = u16(base + ifdOffset) else { return nil }
-        let entries = base + ifdOffset + 2
+    private func u64(_ offset: Int) -> Int? {
+        guard offset >= 0, offset + 8 <= end, let high = u32(offset + (bigEndian ? 0 : 4)),
+            let low = u32(offset + (bigEndian ? 4 : 0)), high < 1 << 31
+        else { return nil }
+        return high << 32 | low
+    }
+
+    /// Offset of IFD0 (relative to `base`).
+    private var ifdOffset: Int? { big ? u64(base + 8) : u32(base + 4) }
+    private var entrySize: Int { big ? 20 : 12 }
+
+    /// IFD0's entry count and the offset of its first entry.
+    private func directory() -> (count: Int, entries: Int)? {
+        guard let ifdOffset else { return nil }
+        let start = base + ifdOffset
+        guard let count = big ? u64(start) : u16(start) else { return nil }
+        return (count, start + (big ? 8 : 2))
+    }
+
+    /// The entry of `wanted` in IFD0 (at most 1,024 entries are looked at): its type, count and value field.
+    private func entry(ofTag wanted: Int) -> (type: Int, count: Int, field: Int)? {
+        guard let (count, entries) = directory() else { return nil }
         for index in 0..<Swift.min(count, 1024) {
-            let entry = entries + index * 12
-            guard let tag = u16(entry), let type = u16(entry + 2) else { return nil }
-            guard tag == wanted else { continue }
-            switch type {
-            case 3: return u16(entry + 8)
-            case 4: return u32(entry + 8)
-            default: return nil
-            }
+            let entry = entries + index * entrySize
+            guard let tag = u16(entry), let type = u16(entry + 2),
+                let valueCount = big ? u64(entry + 4) : u32(entry + 4)
+            else { return nil }
+            if tag == wanted { return (type, valueCount, entry + (big ? 12 : 8)) }
         }
         return nil
     }
 
+    private func read(type: Int, at offset: Int) -> Int? {
+        switch type {
+        case 3: u16(offset)
+        case 4: u32(offset)
+        case 16 where big: u64(offset)  // LONG8
+        default: nil
+        }
+    }
+
+    private static func width(of type: Int) -> Int {
+        switch type {
+        case 3: 2
+        case 4: 4
+        case 16: 8
+        default: 0
+        }
+    }
+
+    /// The value of a SHORT, LONG (or BigTIFF LONG8) tag in IFD0, or nil when absent or out of bounds.
+    func value(ofTag wanted: Int) -> Int? {
+        guard let entry = entry(ofTag: wanted) else { return nil }
+        return read(type: entry.type, at: entry.field)
+    }
+
     func orientation() -> Int? { value(ofTag: 0x0112) }
 
-    /// Where IFD0 ends (count, 12-byte entries, next-IFD offset); nil when its offset cannot be read.
+    /// Where IFD0 ends (count, entries, next-IFD offset); nil when its offset cannot be read.
     func endOfIFD() -> Int? {
-        guard let ifdOffset = u32(base + 4) else { return nil }
-        guard let count = u16(base + ifdOffset) else { return base + ifdOffset + 2 }
-        return base + ifdOffset + 2 + count * 12 + 4
+        guard let ifdOffset else { return nil }
+        let start = base + ifdOffset
+        guard let (count, entries) = directory() else { return start + (big ? 8 : 2) }
+        let (size, overflow) = count.multipliedReportingOverflow(by: entrySize)
+        return overflow ? Int.max : entries + size + (big ? 8 : 4)
     }
 
     /// The end of the last pixel strip (StripOffsets + StripByteCounts), for single-strip and multi-strip files.
@@ -152,27 +199,22 @@ struct TIFFReader {
         guard let offsets = array(ofTag: 273), let counts = array(ofTag: 279), offsets.count == counts.count else {
             return nil
         }
-        return zip(offsets, counts).map { $0 + $1 }.max()
+        return zip(offsets, counts).map { $0 &+ $1 }.max()
     }
 
-    /// A SHORT or LONG tag's values (inline when they fit in four bytes); at most 65,536 of them.
-    private func array(ofTag wanted: Int) -> [Int]? {
-        guard let ifdOffset = u32(base + 4), let count = u16(base + ifdOffset) else { return nil }
-        for index in 0..<Swift.min(count, 1024) {
-            let entry = base + ifdOffset + 2 + index * 12
-            guard let tag = u16(entry), let type = u16(entry + 2), let valueCount = u32(entry + 4) else { return nil }
-            guard tag == wanted else { continue }
-            let width = type == 3 ? 2 : type == 4 ? 4 : 0
-            guard width > 0, valueCount > 0, valueCount <= 65_536 else { return nil }
-            let start = valueCount * width <= 4 ? entry + 8 : u32(entry + 8).map { base + $0 }
-            guard let start else { return nil }
-            var values: [Int] = []
-            for item in 0..<valueCount {
-                guard let value = width == 2 ? u16(start + item * 2) : u32(start + item * 4) else { return nil }
-                values.append(value)
-            }
-            return values
+    /// A SHORT, LONG or LONG8 tag's values (inline when they fit in the value field); at most 65,536 of them.
+    func array(ofTag wanted: Int) -> [Int]? {
+        guard let entry = entry(ofTag: wanted) else { return nil }
+        let width = Self.width(of: entry.type)
+        guard width > 0, entry.count > 0, entry.count <= 65_536, entry.type != 16 || big else { return nil }
+        let inline = entry.count * width <= (big ? 8 : 4)
+        let start = inline ? entry.field : (big ? u64(entry.field) : u32(entry.field)).map { base + $0 }
+        guard let start else { return nil }
+        var values: [Int] = []
+        for item in 0..<entry.count {
+            guard let value = read(type: entry.type, at: start + item * width) else { return nil }
+            values.append(value)
         }
-        return nil
+        return values
     }
 }

@@ -82,7 +82,8 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable {
         case .avif: ["image/avif", "image/avif-sequence"]
         case .bmp: ["image/bmp", "image/x-bmp", "image/x-ms-bmp"]
         case .tiff: ["image/tiff", "image/tiff-fx"]
-        case .ico: ["image/x-icon", "image/vnd.microsoft.icon", "image/ico", "image/icon"]
+        // image/x-win-bitmap: cursors (.cur) in shared-mime-info.
+        case .ico: ["image/x-icon", "image/vnd.microsoft.icon", "image/ico", "image/icon", "image/x-win-bitmap"]
         case .svg: ["image/svg+xml"]
         case .pdf: ["application/pdf"]
         case .mp4: ["video/mp4", "video/x-m4v", "audio/mp4", "application/mp4", "video/iso.segment"]

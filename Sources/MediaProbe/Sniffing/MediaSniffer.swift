@@ -33,9 +33,16 @@ public enum MediaSniffer {
         }
         if isTransportStream(bytes) { return .mpegTS }
         if bytes.matches("%PDF-", at: 0) { return .pdf }
-        if bytes.matches("II*\0", at: 0) || bytes.matches("MM\0*", at: 0) { return .tiff }
+        // BigTIFF (`II+\0`, `MM\0+`, version 43) is TIFF with 64-bit offsets: libtiff and ImageIO read it.
+        if bytes.matches("II*\0", at: 0) || bytes.matches("MM\0*", at: 0) || bytes.matches("II+\0", at: 0)
+            || bytes.matches("MM\0+", at: 0)
+        {
+            return .tiff
+        }
         if isBMP(bytes) { return .bmp }
-        if bytes.has(6, at: 0), bytes[0] == 0, bytes[1] == 0, bytes[2] == 1, bytes[3] == 0,
+        // ICONDIR type 1 is an icon, type 2 a Windows cursor (.cur): ImageIO reads both (`com.microsoft.ico`,
+        // `com.microsoft.cur`), so a cursor is reported as `.ico` too.
+        if bytes.has(6, at: 0), bytes[0] == 0, bytes[1] == 0, bytes[2] == 1 || bytes[2] == 2, bytes[3] == 0,
             let images = bytes.u16le(4), images > 0
         {
             return .ico
