@@ -2,6 +2,12 @@
 public enum HLSFindingCode {
     /// The text does not start with `#EXTM3U`: AVPlayer rejects it (error).
     public static let notPlaylist = "video.hls.notPlaylist"
+    /// The playlist starts with a UTF-8 byte order mark, which RFC 8216 §4.1 forbids (error).
+    public static let byteOrderMark = "video.hls.byteOrderMark"
+    /// An AES-128 key that cannot be fetched (error; 401/403 a warning) or is not 16 bytes (error).
+    public static let key = "video.hls.key"
+    /// HEVC video in MPEG-TS segments: Apple's HLS authoring spec requires HEVC in fMP4 (error).
+    public static let hevcInTS = "video.hls.hevcInTS"
     /// Not valid UTF-8, or over the size cap (error).
     public static let unreadable = "video.hls.unreadable"
     /// A tag or URI line breaks RFC 8216 (error when it loses a variant or segment, warning otherwise).
