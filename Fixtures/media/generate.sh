@@ -156,6 +156,8 @@ rm -rf "$www" && mkdir -p "$www"
 cp video-hevc-hev1-moov-at-end-64x48.mp4 "$www/hev1-moov-at-end.mp4"
 : > "$www/empty.mp4"
 cp ../www/video/hls/seg0.ts "$www/seg.ts"
+cp "$www/seg.ts" "$www/seg0.ts"   # bom.m3u8's segment
+cp "$www/seg.ts" "$www/seg8.ts"   # live-dangling.m3u8's newest segment (the one a live crawl fetches)
 cp video-hevc-32x24.ts "$www/hevc.ts"
 cp video-hevc-hev1-init.mp4 "$www/hev1-init.mp4"
 cp hls-bom.m3u8 "$www/bom.m3u8"

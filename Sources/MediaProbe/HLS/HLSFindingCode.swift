@@ -36,7 +36,8 @@ public enum HLSFindingCode {
     public static let loop = "video.hls.loop"
     /// A variant playlist that is itself a master playlist (error; players do not nest masters).
     public static let nestedMaster = "video.hls.nestedMaster"
-    /// A playlist or segment the crawl could not fetch (error).
+    /// A playlist, init segment or sampled segment (first, middle, last) the crawl could not fetch (error; an
+    /// I-frame playlist, trick play only, a warning).
     public static let unreachable = "video.hls.unreachable"
     /// A variant playlist URL that is not http(s) or cannot be resolved (error).
     public static let badURI = "video.hls.badURI"
