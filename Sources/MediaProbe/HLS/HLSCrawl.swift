@@ -173,6 +173,10 @@ public struct HLSCrawl: Sendable {
     private var reportedLimit = false
     /// True once the root turned out to be a master playlist.
     private var rootIsMaster = false
+    /// The master's variant playlists (I-frame streams excluded), and those whose init segment AVPlayer cannot
+    /// decode: when every variant is in the second set, nothing plays.
+    private var variantURLs: Set<String> = []
+    private var undecodableVariants: Set<String> = []
 
     /// Starts a crawl at the playlist the card points at.
     public init(url: String, limits: HLSCrawlLimits = HLSCrawlLimits()) {
@@ -212,6 +216,7 @@ public struct HLSCrawl: Sendable {
         switch (playlist.kind, fetch.purpose) {
         case (.master, .rootPlaylist):
             rootIsMaster = true
+            variantURLs = Set(playlist.variants.filter { !$0.isIFrameOnly }.map { HLSPlanner.withoutFragment($0.url) })
             enqueue(HLSPlanner.playlistsToFetch(from: playlist), from: path)
         case (.master, _):
             findings.append(
@@ -316,7 +321,7 @@ public struct HLSCrawl: Sendable {
         }
         let format = MediaSniffer.sniff(body)
         if fetch.purpose == .initSegment, format == .mp4 || format == .quickTime {
-            checkInitSegment(body, path: path)
+            checkInitSegment(body, path: path, variant: fetch.referrer)
         }
         if fetch.purpose == .segment, format == .mpegTS,
             TransportStream.streamTypes(body).contains(TransportStream.hevcStreamType)
@@ -340,7 +345,7 @@ public struct HLSCrawl: Sendable {
     /// The codec of an fMP4 init segment's video track. Under a master playlist the variant's CODECS decide what
     /// AVPlayer skips (a warning here, the master's check says whether any variant is left); a media playlist the
     /// card points at directly has no other variant, so an undecodable codec is an error.
-    private mutating func checkInitSegment(_ body: [UInt8], path: String) {
+    private mutating func checkInitSegment(_ body: [UInt8], path: String, variant: String?) {
         let walk = walkISOBoxes(body, from: 0, to: Int.max, maxBoxes: 64)
         guard let moov = walk.boxes.first(where: { $0.type == "moov" }), moov.end <= body.count else { return }
         guard let track = MovieHeader(body, moov: moov, maxBoxes: 256).videoTrack else { return }
@@ -351,10 +356,20 @@ public struct HLSCrawl: Sendable {
             reason = "The init segment's H.264 track uses the \(name), which AVPlayer does not decode"
         }
         guard let reason else { return }
-        findings.append(
-            rootIsMaster
-                ? .warning(VideoFindingCode.codec, reason + "; AVPlayer skips this variant.", path: path)
-                : .error(VideoFindingCode.codec, reason + "; the playlist has no other variant.", path: path))
+        guard rootIsMaster else {
+            return findings.append(
+                .error(VideoFindingCode.codec, reason + "; the playlist has no other variant.", path: path))
+        }
+        findings.append(.warning(VideoFindingCode.codec, reason + "; AVPlayer skips this variant.", path: path))
+        if let variant { undecodableVariants.insert(HLSPlanner.withoutFragment(variant)) }
+        if !variantURLs.isEmpty, variantURLs.isSubset(of: undecodableVariants) {
+            findings.append(
+                .error(
+                    VideoFindingCode.codec,
+                    "No variant plays: the init segment of every one of the \(variantURLs.count) variant "
+                        + "stream(s) has a codec AVPlayer does not decode.", path: path))
+            variantURLs = []  // reported once
+        }
     }
 
     private func describe(_ purpose: HLSFetch.Purpose) -> String {

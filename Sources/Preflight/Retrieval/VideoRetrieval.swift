@@ -143,7 +143,10 @@ extension AssetRetriever {
             let last = min(info.byteCount - 1, offset + Self.videoTailBytes - 1)
             let tailSink = MemorySink(capacity: Self.videoTailBytes)
             let tailOutcome = await fetcher.get(url, into: tailSink, validators: Validators(), range: offset...last)
-            if tailOutcome.isOK, tailOutcome.httpStatus == 206 {
+            // Only bytes that start where asked are read as boxes (a server that sends another range is ignored).
+            if tailOutcome.isOK, tailOutcome.httpStatus == 206,
+                let range = tailOutcome.contentRange.flatMap(ContentRange.init), range.first == Int64(offset)
+            {
                 info = VideoSniffer.inspectTail(tailSink.bytes, at: offset, of: info)
             }
             tailBytes = tailOutcome.bytes ?? 0
