@@ -3,8 +3,9 @@ public import HTTPFetch
 public import MediaProbe
 public import StrictJSON
 
-/// What `check` learns about a video URL without downloading it: a byte-range GET of its first bytes
-/// (progressive files), or an HLS crawl (every playlist and the first segment of each variant).
+/// What `check` learns about a video URL without downloading it: a byte-range GET of its first bytes, and of its
+/// tail when `moov` is not among them (progressive files), or an HLS crawl (every playlist, and the first, middle
+/// and last segment of each media playlist with their init segments and AES-128 keys).
 public struct VideoProbe: Sendable {
     /// The video URL (raw, secrets included: redact before printing).
     public var url: String
@@ -13,7 +14,7 @@ public struct VideoProbe: Sendable {
     /// The range GET's outcome (progressive files; for HLS the root playlist's), when a request was made.
     public var outcome: FetchOutcome?
     /// `video.*` and `video.hls.*` findings from MediaProbe (range support, content type, `moov`/`mdat`, variants,
-    /// first segments, App Transport Security), plus `asset.*` when the URL could not be fetched at all.
+    /// sampled segments, keys, codecs, App Transport Security), plus `asset.*` when the URL could not be fetched at all.
     public var findings: [Finding]
     /// The range probe's verdict (progressive files).
     public var range: RangeProbeEvaluation?
@@ -102,8 +103,9 @@ extension AssetRetriever {
     public static let videoTailBytes = 8 << 20
 
     /// Probes a video for `check` without downloading it: a range GET of its first ``videoProbeBytes`` (does the
-    /// server answer `206`? is it MP4 with `moov` first?) or, for HLS, a crawl of every playlist and the first
-    /// segment of each variant. Nothing is stored.
+    /// server answer `206`? is it MP4 with `moov` first?), then, when `moov` is not in them, one of the tail from
+    /// the end of `mdat` (at most ``videoTailBytes``) for the codec, size and duration; or, for HLS, a crawl of
+    /// every playlist and sampled segments of each media playlist. Nothing is stored.
     /// - Parameters:
     ///   - url: the raw video URL.
     ///   - hlsSegments: segments sampled per VOD media playlist (`check --hls-segments`; default 3: the first,
