@@ -2,11 +2,13 @@
 enum HLSCodecs {
     /// Why AVPlayer skips a variant with these codecs, or nil when nothing in them is known to fail.
     ///
-    /// - `hev1.*`: Apple's HLS Authoring Specification for Apple Devices requires HEVC to be signalled as `hvc1`
-    ///   (parameter sets in the sample description); AVPlayer does not play `hev1` streams.
-    /// - `avc1.PPCCLL` / `avc3.PPCCLL` with profile_idc 110 (High 10), 122 (High 4:2:2) or 244 (High 4:4:4
-    ///   Predictive): the authoring spec allows H.264 up to High profile only, and Apple's decoders (VideoToolbox)
-    ///   decode 8-bit 4:2:0 H.264 only; ffmpeg's H.264 guide says the same of QuickTime ("use -pix_fmt yuv420p").
+    /// - `hev1.*`: AVFoundation plays HEVC only when tagged `hvc1` (parameter sets in the sample description, not
+    ///   in the stream); `hev1`, ffmpeg's default tag, does not play (FFmpeg trac #6860, "hvc1 instead of hev1").
+    /// - `avc1.PPCCLL` / `avc3.PPCCLL` with profile_idc 110 (High 10), 122 (High 4:2:2), 244 (High 4:4:4
+    ///   Predictive) or 44 (CAVLC 4:4:4 Intra): Apple's HLS Authoring Specification for Apple Devices §1.3,
+    ///   "Profile and Level for H.264 MUST be less than or equal to High Profile, Level 4.2" — these profiles are
+    ///   above High; Apple's decoders take 8-bit 4:2:0 H.264 only (ffmpeg's H.264 guide: QuickTime needs
+    ///   `-pix_fmt yuv420p`).
     static func unplayableReason(_ codecs: String) -> String? {
         for codec in codecs.split(separator: ",").map({ $0.trimmingASCIIWhitespace().lowercased() }) {
             if codec.hasPrefix("hev1.") || codec == "hev1" {

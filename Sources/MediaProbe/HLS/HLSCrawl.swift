@@ -326,8 +326,8 @@ public struct HLSCrawl: Sendable {
         if fetch.purpose == .segment, format == .mpegTS,
             TransportStream.streamTypes(body).contains(TransportStream.hevcStreamType)
         {
-            // Apple's HLS Authoring Specification for Apple Devices: HEVC must be packaged as fragmented MP4;
-            // AVPlayer does not play HEVC from MPEG-TS segments.
+            // Apple's HLS Authoring Specification for Apple Devices §1.5: "The container format for HEVC video MUST
+            // be fMP4"; AVPlayer does not play HEVC from MPEG-TS segments.
             findings.append(
                 .error(
                     HLSFindingCode.hevcInTS,

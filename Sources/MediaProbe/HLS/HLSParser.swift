@@ -456,9 +456,9 @@ struct HLSParser {
         }
     }
 
-    /// Apple's HLS Authoring Specification for Apple Devices requires HEVC to be signalled as 'hvc1' and H.264 to
-    /// be at most High profile (8-bit 4:2:0); AVPlayer skips variants it cannot decode and plays the others. So a
-    /// master with some such variants is a warning, and one where no other variant remains is an error: nothing plays.
+    /// AVPlayer plays HEVC only as 'hvc1' and H.264 at most High profile (HLS Authoring Specification for Apple
+    /// Devices §1.3; see ``HLSCodecs``); it skips variants it cannot decode and plays the others. So a master with
+    /// some such variants is a warning, and one where no other variant remains is an error: nothing plays.
     private mutating func checkVariantCodecs() {
         let streams = playlist.variants.filter { !$0.isIFrameOnly }
         let unplayable = streams.filter { variant in

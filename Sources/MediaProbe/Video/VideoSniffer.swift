@@ -179,8 +179,9 @@ public enum VideoSniffer {
         info.height = video.height
         info.videoCodec = video.codec
         if let profile = video.avcProfile, let name = H264Profile.unsupportedName(profile) {
-            // Apple decodes 8-bit 4:2:0 H.264 up to High profile only (the HLS authoring spec lists no other H.264
-            // profile; ffmpeg's H.264 guide: QuickTime needs `-pix_fmt yuv420p`). AVPlayer shows no picture.
+            // Apple decodes 8-bit 4:2:0 H.264 up to High profile only: HLS Authoring Specification for Apple
+            // Devices §1.3 ("less than or equal to High Profile"); ffmpeg's H.264 guide: QuickTime needs
+            // `-pix_fmt yuv420p`. ffprobe names these "High 10", "High 4:2:2", "High 4:4:4 Predictive".
             info.findings.append(
                 .error(
                     VideoFindingCode.codec,
