@@ -69,7 +69,8 @@ public enum HLSPlanner {
     /// has them (a player needs both before the segment; a 404 there breaks the variant as a missing segment does).
     /// A VOD or EVENT playlist: `count` segments spread evenly from the first to the last (3: first, middle, last),
     /// every segment when it has no more. A live playlist: only the newest (its oldest may already have left the
-    /// window, and the window moves while the crawl runs). SAMPLE-AES keys (FairPlay, `skd://`) are not fetched.
+    /// window, and the window moves while the crawl runs; a player starts near the live edge, RFC 8216 §6.3.3, so
+    /// older segments are not what it fetches). SAMPLE-AES keys (FairPlay, `skd://`) are not fetched.
     public static func segmentsToFetch(from media: HLSPlaylist, count: Int = 3) -> [HLSFetch] {
         guard media.kind == .media, !media.segments.isEmpty, count > 0 else { return [] }
         let segments = media.segments
