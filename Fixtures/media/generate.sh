@@ -125,14 +125,16 @@ ffmpeg -loglevel error -y -f lavfi -i "testsrc=size=32x24:rate=2:duration=2" -c:
     -hls_segment_type fmp4 -hls_fmp4_init_filename init.mp4 -hls_segment_filename "$tmp/s%d.m4s" "$tmp/m.m3u8"
 cp "$tmp/init.mp4" video-hevc-hev1-init.mp4
 rm -rf "$tmp"
-# hev1 HEVC with moov after an mdat longer than the 64 KiB range probe: the mdat is padded with zeros at its end
-# (no sample offset moves; decoders never read unreferenced mdat bytes), so codec and size are only in the tail.
+# hev1 HEVC with moov at the end. The served copy (../www/video/classes/hev1-moov-at-end.mp4) has its mdat padded
+# with zeros at its end past the 64 KiB range probe (no sample offset moves; decoders never read unreferenced mdat
+# bytes), so codec and size are only in the tail; this folder keeps the small unpadded file.
 ffmpeg -loglevel error -y -f lavfi -i "testsrc=size=64x48:rate=5:duration=1" -c:v libx265 \
-    -x265-params log-level=none -crf 45 -pix_fmt yuv420p /tmp/mp-hev1-end.mp4
-python3 - /tmp/mp-hev1-end.mp4 video-hevc-hev1-moov-at-end-64x48.mp4 <<'PY'
+    -x265-params log-level=none -crf 45 -pix_fmt yuv420p video-hevc-hev1-moov-at-end-64x48.mp4
+mkdir -p ../www/video/classes
+python3 - video-hevc-hev1-moov-at-end-64x48.mp4 ../www/video/classes/hev1-moov-at-end.mp4 <<'PY'
 import struct, sys
 data = bytearray(open(sys.argv[1], "rb").read())
-offset, pad = 0, 80 * 1024
+offset, pad = 0, 64 * 1024
 while offset < len(data):
     size, kind = struct.unpack(">I4s", data[offset:offset + 8])
     if kind == b"mdat":
@@ -144,7 +146,6 @@ while offset < len(data):
 assert data.find(b"moov") > 64 * 1024, "moov must lie beyond the first range"
 open(sys.argv[2], "wb").write(data)
 PY
-rm -f /tmp/mp-hev1-end.mp4
 printf '\xef\xbb\xbf#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:4,\nseg0.ts\n#EXT-X-ENDLIST\n' \
     > hls-bom.m3u8
 printf '#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:7\n#EXTINF:4,\nseg7.ts\n#EXTINF:4,\nseg8.ts\n#EXTINF:4,\n' \
@@ -152,8 +153,6 @@ printf '#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:7\n#EXTINF:4,\ns
 
 # The same classes served by the fixture server (Fixtures/www/video/classes), end to end through check's probe.
 www=../www/video/classes
-rm -rf "$www" && mkdir -p "$www"
-cp video-hevc-hev1-moov-at-end-64x48.mp4 "$www/hev1-moov-at-end.mp4"
 : > "$www/empty.mp4"
 cp ../www/video/hls/seg0.ts "$www/seg.ts"
 cp "$www/seg.ts" "$www/seg0.ts"   # bom.m3u8's segment
