@@ -271,4 +271,91 @@ seg100.m4s
 http://cdn.example.com/seg102.m4s
 #EXT-X-ENDLIST
 M3U8
+# Video and HLS verdict classes (issue 16) ------------------------------------------------------------------------
+# H.264 profiles Apple devices do not decode: High 4:4:4 Predictive (yuv444p), High 4:2:2 (yuv422p), High 10.
+for spec in "high444 yuv444p" "high422 yuv422p" "high10 yuv420p10le"; do
+    set -- $spec
+    ffmpeg -loglevel error -y -f lavfi -i "$SRC" -c:v libx264 -preset ultrafast -crf 45 -pix_fmt "$2" \
+        -movflags +faststart "video-h264-$1-64x48.mp4"
+done
+# HEVC in MPEG-TS (Apple's HLS authoring spec: HEVC must be fMP4) and an fMP4 HLS init segment tagged hev1.
+ffmpeg -loglevel error -y -f lavfi -i "testsrc=size=32x24:rate=2:duration=1" -c:v libx265 \
+    -x265-params log-level=none -crf 45 -pix_fmt yuv420p -f mpegts video-hevc-32x24.ts
+tmp=$(mktemp -d)
+ffmpeg -loglevel error -y -f lavfi -i "testsrc=size=32x24:rate=2:duration=2" -c:v libx265 \
+    -x265-params log-level=none -crf 45 -pix_fmt yuv420p -tag:v hev1 -f hls -hls_time 1 -hls_playlist_type vod \
+    -hls_segment_type fmp4 -hls_fmp4_init_filename init.mp4 -hls_segment_filename "$tmp/s%d.m4s" "$tmp/m.m3u8"
+cp "$tmp/init.mp4" video-hevc-hev1-init.mp4
+rm -rf "$tmp"
+# hev1 HEVC with moov at the end. The served copy (../www/video/classes/hev1-moov-at-end.mp4) has its mdat padded
+# with zeros at its end past the 64 KiB range probe (no sample offset moves; decoders never read unreferenced mdat
+# bytes), so codec and size are only in the tail; this folder keeps the small unpadded file.
+ffmpeg -loglevel error -y -f lavfi -i "testsrc=size=64x48:rate=5:duration=1" -c:v libx265 \
+    -x265-params log-level=none -crf 45 -pix_fmt yuv420p video-hevc-hev1-moov-at-end-64x48.mp4
+mkdir -p ../www/video/classes
+python3 - video-hevc-hev1-moov-at-end-64x48.mp4 ../www/video/classes/hev1-moov-at-end.mp4 <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+offset, pad = 0, 64 * 1024
+while offset < len(data):
+    size, kind = struct.unpack(">I4s", data[offset:offset + 8])
+    if kind == b"mdat":
+        end = offset + size
+        data[offset:offset + 4] = struct.pack(">I", size + pad)
+        data[end:end] = bytes(pad)
+        break
+    offset += size
+assert data.find(b"moov") > 64 * 1024, "moov must lie beyond the first range"
+open(sys.argv[2], "wb").write(data)
+PY
+printf '\xef\xbb\xbf#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:4,\nseg0.ts\n#EXT-X-ENDLIST\n' \
+    > hls-bom.m3u8
+printf '#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:7\n#EXTINF:4,\nseg7.ts\n#EXTINF:4,\nseg8.ts\n#EXTINF:4,\n' \
+    > hls-live-dangling.m3u8
+
+# The same classes served by the fixture server (Fixtures/www/video/classes), end to end through check's probe.
+www=../www/video/classes
+: > "$www/empty.mp4"
+cp ../www/video/hls/seg0.ts "$www/seg.ts"
+cp "$www/seg.ts" "$www/seg0.ts"   # bom.m3u8's segment
+cp "$www/seg.ts" "$www/seg8.ts"   # live-dangling.m3u8's newest segment (the one a live crawl fetches)
+cp video-hevc-32x24.ts "$www/hevc.ts"
+cp video-hevc-hev1-init.mp4 "$www/hev1-init.mp4"
+cp hls-bom.m3u8 "$www/bom.m3u8"
+cp hls-live-dangling.m3u8 "$www/live-dangling.m3u8"
+printf '0123456789abcdef' > "$www/aes.key"
+vod() {  # vod NAME [HEADER-LINE] SEGMENT...: a VOD media playlist
+    local name=$1 header=$2
+    shift 2
+    { printf '#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n'
+      [ -n "$header" ] && printf '%s\n' "$header"
+      for segment in "$@"; do printf '#EXTINF:4,\n%s\n' "$segment"; done
+      printf '#EXT-X-ENDLIST\n'; } > "$www/$name"
+}
+vod middle-404.m3u8 "" seg.ts seg.ts missing.ts seg.ts seg.ts
+vod last-404.m3u8 "" seg.ts seg.ts seg.ts seg.ts missing-last.ts
+vod key-404.m3u8 '#EXT-X-KEY:METHOD=AES-128,URI="missing.key"' seg.ts seg.ts
+vod key-ok.m3u8 '#EXT-X-KEY:METHOD=AES-128,URI="aes.key"' seg.ts seg.ts
+vod hevc-ts.m3u8 "" hevc.ts
+vod hev1-fmp4.m3u8 '#EXT-X-MAP:URI="hev1-init.mp4"' seg.ts
+vod ok.m3u8 "" seg.ts seg.ts
+cat > "$www/iframe-404.m3u8" <<'M3U8'
+#EXTM3U
+#EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=320x240,CODECS="avc1.42e00a"
+ok.m3u8
+#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=40000,URI="missing-iframe.m3u8"
+M3U8
+cat > "$www/partial.m3u8" <<'M3U8'
+#EXTM3U
+#EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=320x240,CODECS="avc1.42e00a"
+ok.m3u8
+#EXT-X-STREAM-INF:BANDWIDTH=4000000,RESOLUTION=1920x1080,CODECS="avc1.640028"
+missing-variant.m3u8
+M3U8
+cat > "$www/hev1-only.m3u8" <<'M3U8'
+#EXTM3U
+#EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=320x240,CODECS="hev1.1.6.L93.B0"
+ok.m3u8
+M3U8
+
 du -sh .

@@ -14,7 +14,8 @@ enum CheckCommand {
         discussion: """
             Resolves every message (as resolve does), fetches each distinct asset URL once (images and passes are
             downloaded into the store and revalidated on later runs; videos are probed: a byte-range request, or
-            the HLS playlists and their first segments), inspects the bytes (image format and size, pass
+            the HLS playlists, the first, middle and last segment of each, their init segments and AES-128 keys),
+            inspects the bytes (image format and size, pass
             signature and chain, video container) and reports per card whether it degrades to classic or renders
             broken. Exit codes as for resolve: 1 when a finding is at or above --fail-on.
             """,
@@ -35,6 +36,10 @@ enum CheckCommand {
             .flag("no-store", help: "Fetch into memory only; read and write no store."),
             .flag("offline", help: "Use only what the store holds; report what is missing. No network."),
             PassCommand.trust,
+            .value(
+                "hls-segments", "N",
+                help: "HLS segments fetched per VOD media playlist, spread from the first to the last (default 3: "
+                    + "first, middle, last; a larger N finds a missing segment anywhere, at N requests a playlist)."),
             NetworkOptions.quiet,
         ] + InputLimits.options + NetworkOptions.options)
 
@@ -67,7 +72,10 @@ enum CheckCommand {
         let retriever = try AssetRetriever.forCommand(
             invocation, fetcher: engine, store: store, offline: invocation.flag("offline"))
         let pipeline = CheckPipeline(
-            options: CheckOptions(resolve: resolveOptions, reader: limits.readerOptions), retriever: retriever,
+            options: CheckOptions(
+                resolve: resolveOptions, reader: limits.readerOptions,
+                hlsSegments: try invocation.int("hls-segments", in: 1...100_000) ?? 3),
+            retriever: retriever,
             passVerifier: verifier)
         let progress = ProgressLine(label: "assets", quiet: invocation.flag("quiet"))
         var outcome = await pipeline.run(inputs) { snapshot in

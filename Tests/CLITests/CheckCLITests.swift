@@ -253,5 +253,31 @@ import Testing
         #expect(both.stderr.hasPrefix("Error: --store and --no-store cannot be used together"))
         let offline = try await CLI.run(["check", "-", "--no-store", "--offline"], stdin: campaign)
         #expect(offline.status == 64)
+        let noSegments = try await CLI.run(["check", "-", "--no-store", "--hls-segments", "0"], stdin: campaign)
+        #expect(noSegments.status == 64, "\(noSegments.stderr)")
+    }
+
+    /// `--hls-segments N`: the middle segment of classes/middle-404.m3u8 (seg, seg, missing, seg, seg) is found
+    /// with the default sample (first, middle, last) and breaks the card; with one sample it is missed.
+    @Test func hlsSegmentsSetsTheSample() async throws {
+        let env = try Environment()
+        let campaign = Self.campaign(
+            #"{"ios_title": "t", "content": "b", "inbox_days": 1, "data": {"displayType": "video", "video": {"url": "\#(Self.cdn)/video/classes/middle-404.m3u8"}}}"#
+        )
+        func codes(_ report: JSONValue) -> [String] {
+            (report["cards"]?[0]?["assets"]?[0]?["findings"]?.arrayValue ?? []).compactMap { $0["code"]?.stringValue }
+        }
+        func run(_ extra: [String]) async throws -> JSONValue {
+            let result = try await env.check(
+                campaign, ["--format", "json", "--fail-on", "never"] + extra, store: false)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try JSON.parse(result.stdout)
+        }
+        let report = try await run([])
+        #expect(codes(report).contains("video.hls.unreachable"))
+        #expect(report["cards"]?[0]?["broken"] == true)
+        let first = try await run(["--hls-segments", "1"])
+        #expect(!codes(first).contains("video.hls.unreachable"), "\(codes(first))")
+        #expect(first["cards"]?[0]?["broken"] == false)
     }
 }

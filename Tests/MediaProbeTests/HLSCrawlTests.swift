@@ -6,6 +6,8 @@ import Testing
 /// test just plays the pipeline's part of fetching.
 struct PlaylistSite {
     var pages: [String: [UInt8]]
+    /// HTTP statuses of the URLs that fail (404 when not listed).
+    var statuses: [String: Int] = [:]
 
     func run(_ crawl: inout HLSCrawl, maxSteps: Int = 1_000) -> [HLSFetch] {
         var fetched: [HLSFetch] = []
@@ -15,7 +17,8 @@ struct PlaylistSite {
             if let body = pages[fetch.url] {
                 crawl.record(fetch, body: body)
             } else {
-                crawl.recordFailure(fetch, reason: "HTTP 404")
+                let status = statuses[fetch.url] ?? 404
+                crawl.recordFailure(fetch, reason: "HTTP \(status)", httpStatus: status)
             }
         }
         return fetched
@@ -32,7 +35,7 @@ let tsPacket: [UInt8] = [0x47, 0x40, 0x00, 0x10] + [UInt8](repeating: 0xFF, coun
 
 @Suite("HLS: crawl")
 struct HLSCrawlTests {
-    @Test("master → every variant → the first segment of each")
+    @Test("master → every variant → the first, middle and last segment of each")
     func fullCrawl() throws {
         let site = PlaylistSite(pages: [
             "https://cdn.example.com/v/master.m3u8": try fixture("hls-master.m3u8"),
@@ -41,6 +44,7 @@ struct HLSCrawlTests {
             "https://cdn.example.com/v/audio/en.m3u8": media(["en0.ts"]),
             "https://cdn.example.com/v/low/iframe.m3u8": media(["a.ts"]),
             "https://cdn.example.com/v/low/a.ts": tsPacket,
+            "https://cdn.example.com/v/low/b.ts": tsPacket,
             "https://cdn.example.com/hi/hi0.ts": tsPacket,
             "https://cdn.example.com/v/audio/en0.ts": tsPacket,
         ])
@@ -52,8 +56,155 @@ struct HLSCrawlTests {
                 == [
                     "https://cdn.example.com/hi/hi0.ts", "https://cdn.example.com/v/audio/en0.ts",
                     "https://cdn.example.com/v/low/a.ts",  // in the variant and the I-frame playlist: fetched once
+                    "https://cdn.example.com/v/low/b.ts",
                 ].sorted())
         #expect(crawl.playlists.count == 5)
+    }
+
+    /// One class of stream each: what a player hits, and the findings (code and severity) the crawl must give.
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let pages: [String: [UInt8]]
+        var statuses: [String: Int] = [:]
+        var segments = 3
+        /// (code, severity) of every finding at warning level or above, in order.
+        let expected: [String]
+        var testDescription: String { name }
+    }
+
+    static func severe(_ findings: [Finding]) -> [String] {
+        findings.filter { $0.severity >= .warning }.map { "\($0.severity.rawValue) \($0.code)" }
+    }
+
+    static let key = Array("0123456789abcdef".utf8)
+    static func encrypted(_ key: String) -> [UInt8] {
+        Array(
+            ("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-KEY:METHOD=AES-128,URI=\"\(key)\"\n#EXTINF:4,\na.ts\n"
+                + "#EXTINF:4,\nb.ts\n#EXT-X-ENDLIST\n").utf8)
+    }
+    static let fmp4 = Array(
+        "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:4,\na.m4s\n#EXT-X-ENDLIST\n".utf8)
+
+    static let cases: [Case] = [
+        Case(
+            name: "a 404 in the middle segment is found",
+            pages: [
+                "https://h/p.m3u8": media(["s0.ts", "s1.ts", "s2.ts", "s3.ts", "s4.ts"]), "https://h/s0.ts": tsPacket,
+                "https://h/s1.ts": tsPacket, "https://h/s3.ts": tsPacket, "https://h/s4.ts": tsPacket,
+            ],
+            expected: ["error video.hls.unreachable"]),
+        Case(
+            name: "a 404 off the sampled segments is found with --hls-segments 5",
+            pages: [
+                "https://h/p.m3u8": media(["s0.ts", "s1.ts", "s2.ts", "s3.ts", "s4.ts"]), "https://h/s0.ts": tsPacket,
+                "https://h/s2.ts": tsPacket, "https://h/s3.ts": tsPacket, "https://h/s4.ts": tsPacket,
+            ],
+            segments: 5, expected: ["error video.hls.unreachable"]),
+        Case(
+            name: "the same 404 is not sampled with the default three",
+            pages: [
+                "https://h/p.m3u8": media(["s0.ts", "s1.ts", "s2.ts", "s3.ts", "s4.ts"]), "https://h/s0.ts": tsPacket,
+                "https://h/s2.ts": tsPacket, "https://h/s3.ts": tsPacket, "https://h/s4.ts": tsPacket,
+            ],
+            expected: []),
+        Case(
+            name: "an AES-128 key that answers 404 breaks the variant",
+            pages: ["https://h/p.m3u8": encrypted("k.key"), "https://h/a.ts": tsPacket, "https://h/b.ts": tsPacket],
+            expected: ["error video.hls.key"]),
+        Case(
+            name: "an AES-128 key that answers 403 may want the app's credentials: a warning",
+            pages: ["https://h/p.m3u8": encrypted("k.key"), "https://h/a.ts": tsPacket, "https://h/b.ts": tsPacket],
+            statuses: ["https://h/k.key": 403], expected: ["warning video.hls.key"]),
+        Case(
+            name: "an AES-128 key that is an HTML page",
+            pages: [
+                "https://h/p.m3u8": encrypted("k.key"), "https://h/k.key": Array("<!DOCTYPE html><p>login".utf8),
+                "https://h/a.ts": tsPacket, "https://h/b.ts": tsPacket,
+            ],
+            expected: ["error video.hls.key"]),
+        Case(
+            name: "a 16-byte AES-128 key is fine",
+            pages: [
+                "https://h/p.m3u8": encrypted("k.key"), "https://h/k.key": key, "https://h/a.ts": tsPacket,
+                "https://h/b.ts": tsPacket,
+            ],
+            expected: []),
+        Case(
+            name: "a FairPlay skd:// key is not fetched",
+            pages: [
+                "https://h/p.m3u8": Array(
+                    "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://k\"\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n"
+                        .utf8), "https://h/a.ts": tsPacket,
+            ],
+            expected: []),
+        Case(
+            name: "an unreachable I-frame playlist loses trick play only: a warning",
+            pages: [
+                "https://h/m.m3u8": Array(
+                    "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=1,URI=\"i.m3u8\"\n"
+                        .utf8),
+                "https://h/v.m3u8": media(["a.ts"]), "https://h/a.ts": tsPacket,
+            ],
+            expected: ["warning video.hls.unreachable"]),
+        Case(
+            name: "HEVC in MPEG-TS segments",
+            pages: [
+                "https://h/p.m3u8": media(["a.ts"]), "https://h/a.ts": (try? fixture("video-hevc-32x24.ts")) ?? [],
+            ],
+            expected: ["error video.hls.hevcInTS"]),
+        Case(
+            name: "MPEG-2 video in MPEG-TS is not HEVC",
+            pages: ["https://h/p.m3u8": media(["a.ts"]), "https://h/a.ts": (try? fixture("video-32x24.ts")) ?? []],
+            expected: []),
+        Case(
+            name: "an hev1 fMP4 init segment without a master: nothing else plays",
+            pages: [
+                "https://h/p.m3u8": fmp4, "https://h/init.mp4": (try? fixture("video-hevc-hev1-init.mp4")) ?? [],
+                "https://h/a.m4s": box("moof", []) + box("mdat", []),
+            ],
+            expected: ["error video.codec"]),
+        Case(
+            name: "an hev1 fMP4 init segment under a master: that variant is skipped, the other plays",
+            pages: [
+                "https://h/m.m3u8": Array(
+                    "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\np.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2\nv.m3u8\n".utf8),
+                "https://h/v.m3u8": media(["v.ts"]), "https://h/v.ts": tsPacket,
+                "https://h/p.m3u8": fmp4, "https://h/init.mp4": (try? fixture("video-hevc-hev1-init.mp4")) ?? [],
+                "https://h/a.m4s": box("moof", []) + box("mdat", []),
+            ],
+            expected: ["warning video.codec"]),
+        Case(
+            name: "hev1 fMP4 init segments in every variant of a master: nothing plays",
+            pages: [
+                "https://h/m.m3u8": Array(
+                    "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\np.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2\nq.m3u8\n".utf8),
+                "https://h/p.m3u8": fmp4,
+                "https://h/q.m3u8": Array(
+                    "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MAP:URI=\"i2.mp4\"\n#EXTINF:4,\nb.m4s\n#EXT-X-ENDLIST\n"
+                        .utf8),
+                "https://h/init.mp4": (try? fixture("video-hevc-hev1-init.mp4")) ?? [],
+                "https://h/i2.mp4": (try? fixture("video-hevc-hev1-init.mp4")) ?? [],
+                "https://h/a.m4s": box("moof", []) + box("mdat", []),
+                "https://h/b.m4s": box("moof", []) + box("mdat", []),
+            ],
+            expected: ["error video.codec", "warning video.codec", "warning video.codec"]),
+        Case(
+            name: "an hev1 fMP4 init segment in the only variant of a master: nothing plays",
+            pages: [
+                "https://h/m.m3u8": Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\np.m3u8\n".utf8),
+                "https://h/p.m3u8": fmp4, "https://h/init.mp4": (try? fixture("video-hevc-hev1-init.mp4")) ?? [],
+                "https://h/a.m4s": box("moof", []) + box("mdat", []),
+            ],
+            expected: ["error video.codec", "warning video.codec"]),
+    ]
+
+    @Test("each class of stream gets the verdict a player gives", arguments: cases)
+    func classes(_ example: Case) {
+        let root = example.pages.keys.contains("https://h/m.m3u8") ? "https://h/m.m3u8" : "https://h/p.m3u8"
+        var crawl = HLSCrawl(url: root, limits: HLSCrawlLimits(segmentsPerPlaylist: example.segments))
+        _ = PlaylistSite(pages: example.pages, statuses: example.statuses).run(&crawl)
+        let severe = crawl.findings.filter { $0.severity >= .warning }.sorted { $0.severity > $1.severity }
+        #expect(Self.severe(severe) == example.expected, "\(crawl.findings.map(\.message))")
     }
 
     @Test("a master that lists itself is a loop, fetched once")

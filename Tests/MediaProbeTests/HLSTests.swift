@@ -58,9 +58,15 @@ struct HLSFixtureTests {
         #expect(playlist.segments[1].title == "Second segment")
         #expect(playlist.findings.codes == [HLSFindingCode.appTransportSecurity])
 
+        // First, middle and last segment; the shared init segment and AES-128 key once, before the first.
         let fetches = HLSPlanner.segmentsToFetch(from: playlist)
-        #expect(fetches.map(\.purpose) == [.initSegment, .segment])
-        #expect(fetches.map(\.url) == [first.initSegmentURL, first.url])
+        #expect(fetches.map(\.purpose) == [.initSegment, .key, .segment, .segment, .segment])
+        #expect(
+            fetches.map(\.url) == [
+                first.initSegmentURL, first.keyURL, first.url, playlist.segments[1].url, playlist.segments[2].url,
+            ])
+        #expect(fetches[3].byteRange == HLSByteRange(offset: 2000, length: 1000))
+        #expect(HLSPlanner.segmentsToFetch(from: playlist, count: 1).map(\.purpose) == [.initSegment, .key, .segment])
     }
 
     @Test("a playlist written by ffmpeg")
@@ -109,6 +115,8 @@ struct HLSBrokenTests {
         let name: String
         let text: String
         let codes: [String]
+        /// When given, the findings' severities in order (a false alarm is as costly as a miss).
+        var severities: [Severity]? = nil
         var testDescription: String { name }
     }
 
@@ -145,9 +153,10 @@ struct HLSBrokenTests {
             text: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO=\"nope\"\na.m3u8\n",
             codes: [HLSFindingCode.unknownGroup]),
         Case(
-            name: "HEVC signalled as hev1",
-            text: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"hev1.1.6.L93.B0,mp4a.40.2\"\na.m3u8\n",
-            codes: [VideoFindingCode.codec]),
+            name: "HEVC signalled as hev1 next to an hvc1 variant: skipped, a warning",
+            text: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"hev1.1.6.L93.B0,mp4a.40.2\"\na.m3u8\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"hvc1.1.6.L93.B0,mp4a.40.2\"\nb.m3u8\n",
+            codes: [VideoFindingCode.codec], severities: [.warning]),
         Case(
             name: "absurd resolution", text: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,RESOLUTION=100000x1\na.m3u8\n",
             codes: [HLSFindingCode.absurdValue]),
@@ -183,8 +192,34 @@ struct HLSBrokenTests {
             text: "#EXTM3U\n#EXT-X-TARGETDURATION:99999999999999999999\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n",
             codes: [HLSFindingCode.malformed, HLSFindingCode.noTargetDuration]),
         Case(
-            name: "EXTINF without a URI at the end", text: "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n",
-            codes: [HLSFindingCode.malformed, HLSFindingCode.noSegments, HLSFindingCode.live]),
+            name: "EXTINF without a URI at the end of a VOD playlist",
+            text: "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXTINF:4,\n#EXT-X-ENDLIST\n",
+            codes: [HLSFindingCode.malformed]),
+        Case(
+            name: "EXTINF without a URI at the end of a live playlist (a segment being written): a warning",
+            text: "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXTINF:4,\n",
+            codes: [HLSFindingCode.malformed, HLSFindingCode.live], severities: [.warning, .info]),
+        Case(
+            name: "a lone live EXTINF without a URI", text: "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n",
+            codes: [HLSFindingCode.noSegments, HLSFindingCode.malformed, HLSFindingCode.live]),
+        Case(
+            name: "a UTF-8 byte order mark (RFC 8216 §4.1)",
+            text: "\u{FEFF}#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n",
+            codes: [HLSFindingCode.byteOrderMark], severities: [.error]),
+        Case(
+            name: "the only variant is hev1: nothing plays",
+            text: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"hev1.1.6.L93.B0\"\na.m3u8\n",
+            codes: [VideoFindingCode.codec], severities: [.error]),
+        Case(
+            name: "every variant H.264 High 10 or High 4:4:4",
+            text: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1.6e001f\"\na.m3u8\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=2,CODECS=\"avc1.f4001f,mp4a.40.2\"\nb.m3u8\n",
+            codes: [VideoFindingCode.codec], severities: [.error]),
+        Case(
+            name: "an H.264 High 4:2:2 variant next to a High one: skipped, a warning",
+            text: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1.7a001f\"\na.m3u8\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=2,CODECS=\"avc1.64001f\"\nb.m3u8\n",
+            codes: [VideoFindingCode.codec], severities: [.warning]),
         Case(
             name: "master and media tags mixed",
             text: "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n",
@@ -211,6 +246,9 @@ struct HLSBrokenTests {
     func broken(_ example: Case) {
         let playlist = HLSPlaylist.parse(text: example.text, baseURL: "https://cdn.example.com/p/index.m3u8")
         #expect(playlist.findings.codes == example.codes, "\(playlist.findings.map(\.message))")
+        if let severities = example.severities {
+            #expect(playlist.findings.map(\.severity) == severities, "\(playlist.findings.map(\.message))")
+        }
     }
 
     @Test("BYTERANGE without offset continues the previous range of the same resource")
@@ -234,10 +272,10 @@ struct HLSBrokenTests {
             ])
     }
 
-    @Test("CRLF line ends, a BOM, comments and unknown tags are accepted")
+    @Test("CRLF line ends, comments and unknown tags are accepted")
     func tolerated() {
         let text =
-            "\u{FEFF}#EXTM3U\r\n# a comment\r\n#EXT-X-FUTURE-TAG:1\r\n#EXT-X-TARGETDURATION:4\r\n"
+            "#EXTM3U\r\n# a comment\r\n#EXT-X-FUTURE-TAG:1\r\n#EXT-X-TARGETDURATION:4\r\n"
             + "#EXTINF:4,\r\na.ts\r\n#EXT-X-ENDLIST\r\n"
         let playlist = HLSPlaylist.parse(text: text, baseURL: "https://h/p.m3u8")
         #expect(playlist.findings.isEmpty, "\(playlist.findings)")

@@ -53,6 +53,15 @@ struct VideoContainerTests {
             ("video-rotated-64x48.mp4", 48, 64, "avc1", []),  // a 90° matrix: shown portrait
             ("video-hevc-hvc1-64x48.mp4", 64, 48, "hvc1", []),
             ("video-hevc-hev1-64x48.mp4", 64, 48, "hev1", [VideoFindingCode.codec]),
+            // H.264 profiles Apple's decoders refuse (ffprobe: "High 4:4:4 Predictive", "High 4:2:2", "High 10").
+            ("video-h264-high444-64x48.mp4", 64, 48, "avc1", [VideoFindingCode.codec]),
+            ("video-h264-high422-64x48.mp4", 64, 48, "avc1", [VideoFindingCode.codec]),
+            ("video-h264-high10-64x48.mp4", 64, 48, "avc1", [VideoFindingCode.codec]),
+            // moov at the end: read whole here, so the codec is known (the tail test reads a padded copy in two parts).
+            (
+                "video-hevc-hev1-moov-at-end-64x48.mp4", 64, 48, "hev1",
+                [VideoFindingCode.codec, VideoFindingCode.moovAfterMdat]
+            ),
         ] as [(String, Int, Int, String, [String])])
     func movieHeader(file: String, width: Int, height: Int, codec: String, codes: [String]) throws {
         let info = VideoSniffer.inspect(bytes: try fixture(file))
@@ -61,6 +70,52 @@ struct VideoContainerTests {
         #expect(abs((info.durationSeconds ?? 0) - 1.0) < 0.05)
         #expect(info.findings.codes == codes)
         #expect(info.isPlayable == codes.isEmpty)
+    }
+
+    @Test(
+        "moov beyond the first 64 KiB: the tail from the box after mdat gives codec, size and duration",
+        arguments: [
+            // The served copy, its mdat padded past the first 64 KiB (Fixtures/media/generate.sh).
+            (
+                "../www/video/classes/hev1-moov-at-end.mp4", "hev1",
+                [VideoFindingCode.codec, VideoFindingCode.moovAfterMdat]
+            )
+        ] as [(String, String, [String])])
+    func movieIndexInTheTail(file: String, codec: String, codes: [String]) throws {
+        let bytes = try fixture(file)
+        let first = VideoSniffer.inspect(bytes: Array(bytes.prefix(64 << 10)), byteCount: bytes.count)
+        #expect(first.videoCodec == nil && first.width == nil)
+        #expect(first.findings.codes == [VideoFindingCode.moovAfterMdat])
+        let offset = try #require(first.movieIndexOffset)
+        #expect(offset > 64 << 10 && offset < bytes.count)
+        let info = VideoSniffer.inspectTail(Array(bytes[offset...]), at: offset, of: first)
+        #expect(info.videoCodec == codec)
+        #expect(info.width == 64 && info.height == 48)
+        #expect(abs((info.durationSeconds ?? 0) - 1.0) < 0.05)
+        #expect(info.moovBeforeMdat == false)
+        #expect(info.findings.codes == codes)
+        #expect(!info.isPlayable)
+        #expect(info.movieIndexOffset == nil)
+    }
+
+    @Test("a tail that reaches the end without moov: the file has no index")
+    func tailWithoutMoov() throws {
+        let head = box("ftyp", ascii("isom") + be32(0)) + be32(100_008) + ascii("mdat")
+        let first = VideoSniffer.inspect(bytes: head, byteCount: head.count + 100_000 + 16)
+        let offset = try #require(first.movieIndexOffset)
+        let info = VideoSniffer.inspectTail(box("free", [UInt8](repeating: 0, count: 8)), at: offset, of: first)
+        #expect(info.findings.codes == [VideoFindingCode.noMoov])
+    }
+
+    @Test("a fast-start moov longer than the first bytes is fetched from its start")
+    func longMoov() throws {
+        let bytes = try fixture("video-faststart-64x48.mp4")
+        let first = VideoSniffer.inspect(bytes: Array(bytes.prefix(100)), byteCount: bytes.count)
+        let offset = try #require(first.movieIndexOffset)
+        let info = VideoSniffer.inspectTail(Array(bytes[offset...]), at: offset, of: first)
+        #expect(info.videoCodec == "avc1" && info.width == 64)
+        #expect(info.moovBeforeMdat == true)
+        #expect(info.findings.isEmpty, "\(info.findings)")
     }
 
     @Test("an fMP4 init segment is named as such")
@@ -269,9 +324,17 @@ struct RangeProbeTests {
             response: RangeProbeResponse(status: 200, contentType: "video/mp4", contentLength: 0),
             ranges: false, total: 0, codes: [VideoFindingCode.noRangeSupport, VideoFindingCode.empty]),
         Case(
-            name: "416 range not satisfiable",
+            name: "416 with Content-Range: bytes */0 is an empty file",
             response: RangeProbeResponse(status: 416, contentRange: "bytes */0"),
+            ranges: false, total: 0, codes: [VideoFindingCode.empty]),
+        Case(
+            name: "416 for a non-empty file is a status problem",
+            response: RangeProbeResponse(status: 416, contentRange: "bytes */3032"),
             ranges: false, total: nil, codes: [VideoFindingCode.httpStatus]),
+        Case(
+            name: "416 without Content-Range",
+            response: RangeProbeResponse(status: 416), ranges: false, total: nil,
+            codes: [VideoFindingCode.httpStatus]),
         Case(
             name: "404", response: RangeProbeResponse(status: 404, contentType: "text/html"), ranges: false, total: nil,
             codes: [VideoFindingCode.httpStatus]),

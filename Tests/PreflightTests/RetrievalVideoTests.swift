@@ -4,6 +4,7 @@ import Foundation
 import HTTPFetch
 import Preflight
 import Testing
+import WalletPass
 
 /// Video probes (check) and video downloads (prefetch --video) against the fixture server.
 @Suite(.serialized) struct RetrievalVideoTests {
@@ -41,6 +42,102 @@ import Testing
         for code in codes { #expect(serious.contains(code), "\(result.findings)") }
     }
 
+    /// One fixture per class of issue 16, served by the fixture server and probed as `check` does: the findings at
+    /// warning level or above ("severity code", ATS excepted: the loopback server speaks plain http).
+    @Test(arguments: [
+        ("/video/classes/hev1-moov-at-end.mp4", ["error video.codec", "warning video.moovAfterMdat"]),
+        ("/video/classes/empty.mp4", ["error video.empty"]),
+        ("/video/classes/middle-404.m3u8", ["error video.hls.unreachable"]),
+        ("/video/classes/last-404.m3u8", ["error video.hls.unreachable"]),
+        ("/video/classes/key-404.m3u8", ["error video.hls.key"]),
+        ("/video/classes/key-ok.m3u8", []),
+        ("/video/classes/hevc-ts.m3u8", ["error video.hls.hevcInTS"]),
+        ("/video/classes/hev1-fmp4.m3u8", ["error video.codec"]),
+        ("/video/classes/hev1-only.m3u8", ["error video.codec"]),
+        ("/video/classes/iframe-404.m3u8", ["warning video.hls.unreachable"]),
+        ("/video/classes/partial.m3u8", ["error video.hls.unreachable"]),
+        ("/video/classes/bom.m3u8", ["error video.hls.byteOrderMark"]),
+        ("/video/classes/live-dangling.m3u8", ["warning video.hls.malformed"]),
+        ("/video/classes/ok.m3u8", []),
+    ])
+    func eachClassGetsThePlayersVerdict(path: String, expected: [String]) async throws {
+        let harness = try RetrievalHarness()
+        let result = try await harness.retriever().probeVideo(harness.url(path))
+        let serious = result.findings.filter { $0.severity >= .warning && $0.code != "video.ats" }
+            .map { "\($0.severity.rawValue) \($0.code)" }
+        #expect(serious == expected, "\(result.findings.map(\.message))")
+    }
+
+    @Test func moovAfterALongMdatIsReadFromTheTail() async throws {
+        let harness = try RetrievalHarness()
+        let run = try await harness.counting {
+            try await harness.retriever().probeVideo(harness.url("/video/classes/hev1-moov-at-end.mp4"))
+        }
+        let result = run.result
+        #expect(run.requests == 2, "the first 64 KiB, then the tail from the end of mdat")
+        #expect(result.codec == "hev1")
+        #expect(result.width == 64 && result.height == 48)
+        #expect(abs((result.durationSeconds ?? 0) - 1) < 0.05)
+        #expect(result.moovBeforeMdat == false)
+        #expect(result.extraBytes > 0)
+        // A fast-start file needs no second request.
+        let clip = try await harness.counting {
+            try await harness.retriever().probeVideo(harness.url("/video/clip.mp4"))
+        }
+        #expect(clip.requests == 1)
+        #expect(clip.result.codec == "avc1" && clip.result.moovBeforeMdat == true)
+    }
+
+    /// `check` end to end: the video asset's JSON carries what the probe learnt, and validates against the schema.
+    @Test func theCheckReportCarriesTheVideoDetails() async throws {
+        let harness = try RetrievalHarness()
+        let pipeline = CheckPipeline(
+            options: CheckOptions(), retriever: try harness.retriever(memoryOnly: true),
+            passVerifier: try PassVerifier())
+        func card(_ path: String) -> String {
+            #"{"ios_title": "Watch", "content": "Play", "inbox_days": 1, "data": {"displayType": "video", "video": "#
+                + #"{"url": "\#(harness.url(path))"}}}"#
+        }
+        let input = HostileURLTests.campaign([
+            card("/video/classes/hev1-moov-at-end.mp4"), card("/video/clip.mp4"), card("/video/classes/partial.m3u8"),
+        ])
+        let outcome = await pipeline.run([("c.json", input)])
+        await harness.engine.shutdown()
+        let assets = outcome.report.cards.flatMap(\.assets).filter { $0.role == .video }
+        #expect(assets.count == 3)
+        let hev1 = try #require(assets.first { $0.url.hasSuffix("hev1-moov-at-end.mp4") })
+        #expect(hev1.json["codec"] == "hev1")
+        #expect(hev1.json["width"] == 64 && hev1.json["height"] == 48)
+        #expect(hev1.json["moovBeforeMdat"] == false)
+        #expect(abs((hev1.durationSeconds ?? 0) - 1) < 0.05)
+        #expect(hev1.status == .failed, "hev1 does not play in AVPlayer")
+        let clip = try #require(assets.first { $0.url.hasSuffix("clip.mp4") })
+        #expect(clip.codec == "avc1" && clip.moovBeforeMdat == true && clip.status == .ok)
+        let hls = try #require(assets.first { $0.url.hasSuffix("partial.m3u8") })
+        #expect(hls.codec == "avc1.42e00a" && hls.width == 320 && hls.durationSeconds == nil)
+        let validator = try #require(SchemaTests.validator)
+        #expect(validator.validate(try SchemaTests.printed(outcome.report)) == [])
+    }
+
+    @Test func aMasterWhoseVariantsPartlyFailReportsTheWorkingOnes() async throws {
+        let harness = try RetrievalHarness()
+        let result = try await harness.retriever().probeVideo(harness.url("/video/classes/partial.m3u8"))
+        // The 1920x1080 variant is a 404: AVPlayer plays the 320x240 one.
+        #expect(result.width == 320 && result.height == 240)
+        #expect(result.codec == "avc1.42e00a")
+    }
+
+    @Test func hlsSegmentsWidensTheSample() async throws {
+        let harness = try RetrievalHarness()
+        // middle-404 lists seg, seg, missing, seg, seg: sampling one segment misses it, five find it.
+        let one = try await harness.retriever().probeVideo(
+            harness.url("/video/classes/middle-404.m3u8"), hlsSegments: 1)
+        #expect(!one.findings.contains { $0.severity == .error }, "\(one.findings)")
+        let all = try await harness.retriever().probeVideo(
+            harness.url("/video/classes/middle-404.m3u8"), hlsSegments: 5)
+        #expect(all.findings.contains { $0.code == "video.hls.unreachable" })
+    }
+
     @Test func anUnreachableVideoIsAnAssetFailure() async throws {
         let harness = try RetrievalHarness()
         let result = try await harness.retriever().probeVideo("http://127.0.0.1:1/v.mp4")
@@ -58,10 +155,12 @@ import Testing
         #expect(result.variantCount == 2)
         #expect(result.width == 640)
         #expect(result.playlists.map(\.purpose) == [.rootPlaylist, .variantPlaylist, .variantPlaylist])
+        // Each variant's first, middle and last segment (two each here: both), each URL once.
         #expect(harness.server.requests(for: "/video/hls/seg0.ts") == 1)
         #expect(harness.server.requests(for: "/video/hls/seg1.ts") == 1)
-        #expect(harness.server.requests(for: "/video/hls/seg2.ts") == 0, "only each variant's first segment")
-        #expect(run.requests == 5)
+        #expect(harness.server.requests(for: "/video/hls/seg2.ts") == 1)
+        #expect(run.requests == 6)
+        #expect(result.codec == "avc1.42e00a")
         #expect(!result.findings.contains { $0.severity == .error }, "\(result.findings)")
     }
 

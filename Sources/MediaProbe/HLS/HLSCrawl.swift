@@ -16,12 +16,14 @@ public struct HLSFetch: Sendable, Hashable {
         case initSegment
         /// A media segment.
         case segment
+        /// An `EXT-X-KEY` `METHOD=AES-128` key file (16 bytes).
+        case key
 
         /// True for the purposes whose body is a playlist to parse.
         public var isPlaylist: Bool {
             switch self {
             case .rootPlaylist, .variantPlaylist, .iFramePlaylist, .renditionPlaylist: true
-            case .initSegment, .segment: false
+            case .initSegment, .segment, .key: false
             }
         }
     }
@@ -63,22 +65,48 @@ public enum HLSPlanner {
         return fetches
     }
 
-    /// The segment that proves a media playlist plays: the first one of a VOD or EVENT playlist, the newest one of a
-    /// live playlist (its oldest may already have left the window), preceded by its init segment when it has one.
-    /// Encryption keys are not fetched: key servers usually want the app's credentials.
-    public static func segmentsToFetch(from media: HLSPlaylist) -> [HLSFetch] {
-        guard media.kind == .media, let segment = media.isLive ? media.segments.last : media.segments.first else {
-            return []
+    /// The segments that prove a media playlist plays, each preceded by its init segment and its AES-128 key when it
+    /// has them (a player needs both before the segment; a 404 there breaks the variant as a missing segment does).
+    /// A VOD or EVENT playlist: `count` segments spread evenly from the first to the last (3: first, middle, last),
+    /// every segment when it has no more. A live playlist: only the newest (its oldest may already have left the
+    /// window, and the window moves while the crawl runs; a player starts near the live edge, RFC 8216 §6.3.3, so
+    /// older segments are not what it fetches). SAMPLE-AES keys (FairPlay, `skd://`) are not fetched.
+    public static func segmentsToFetch(from media: HLSPlaylist, count: Int = 3) -> [HLSFetch] {
+        guard media.kind == .media, !media.segments.isEmpty, count > 0 else { return [] }
+        let segments = media.segments
+        var picked: [Int]
+        if media.isLive {
+            picked = [segments.count - 1]
+        } else if count >= segments.count {
+            picked = Array(segments.indices)
+        } else if count == 1 {
+            picked = [0]
+        } else {
+            picked = (0..<count).map { $0 * (segments.count - 1) / (count - 1) }
         }
+        var seenIndices: Set<Int> = []
+        picked = picked.filter { seenIndices.insert($0).inserted }
         var fetches: [HLSFetch] = []
-        if let initURL = segment.initSegmentURL {
+        var seen: Set<String> = []
+        for segment in picked.map({ segments[$0] }) {
+            // Segments usually share one init segment and one key: each is fetched once.
+            if let initURL = segment.initSegmentURL,
+                seen.insert(withoutFragment(initURL) + (segment.initSegmentByteRange?.rangeHeader ?? "")).inserted
+            {
+                fetches.append(
+                    HLSFetch(
+                        url: initURL, purpose: .initSegment, byteRange: segment.initSegmentByteRange,
+                        referrer: media.baseURL))
+            }
+            if segment.keyMethod == "AES-128", let keyURL = segment.keyURL,
+                keyURL.prefix(7).lowercased() == "http://" || keyURL.prefix(8).lowercased() == "https://",
+                seen.insert(withoutFragment(keyURL)).inserted
+            {
+                fetches.append(HLSFetch(url: keyURL, purpose: .key, referrer: media.baseURL))
+            }
             fetches.append(
-                HLSFetch(
-                    url: initURL, purpose: .initSegment, byteRange: segment.initSegmentByteRange,
-                    referrer: media.baseURL))
+                HLSFetch(url: segment.url, purpose: .segment, byteRange: segment.byteRange, referrer: media.baseURL))
         }
-        fetches.append(
-            HLSFetch(url: segment.url, purpose: .segment, byteRange: segment.byteRange, referrer: media.baseURL))
         return fetches
     }
 
@@ -93,11 +121,15 @@ public struct HLSCrawlLimits: Sendable, Hashable {
     public var maxPlaylists: Int
     /// Parser caps for each playlist.
     public var playlist: HLSLimits
+    /// Segments fetched per VOD media playlist, spread from the first to the last (`check --hls-segments N`).
+    /// Default 3: the first, the middle and the last.
+    public var segmentsPerPlaylist: Int
 
     /// Caps with documented defaults.
-    public init(maxPlaylists: Int = 64, playlist: HLSLimits = HLSLimits()) {
+    public init(maxPlaylists: Int = 64, playlist: HLSLimits = HLSLimits(), segmentsPerPlaylist: Int = 3) {
         self.maxPlaylists = maxPlaylists
         self.playlist = playlist
+        self.segmentsPerPlaylist = max(1, segmentsPerPlaylist)
     }
 }
 
@@ -140,6 +172,12 @@ public struct HLSCrawl: Sendable {
     private var visited: Set<String>
     private var playlistsHandedOut = 0
     private var reportedLimit = false
+    /// True once the root turned out to be a master playlist.
+    private var rootIsMaster = false
+    /// The master's variant playlists (I-frame streams excluded), and those whose init segment AVPlayer cannot
+    /// decode: when every variant is in the second set, nothing plays.
+    private var variantURLs: Set<String> = []
+    private var undecodableVariants: Set<String> = []
 
     /// Starts a crawl at the playlist the card points at.
     public init(url: String, limits: HLSCrawlLimits = HLSCrawlLimits()) {
@@ -178,6 +216,8 @@ public struct HLSCrawl: Sendable {
         }
         switch (playlist.kind, fetch.purpose) {
         case (.master, .rootPlaylist):
+            rootIsMaster = true
+            variantURLs = Set(playlist.variants.filter { !$0.isIFrameOnly }.map { HLSPlanner.withoutFragment($0.url) })
             enqueue(HLSPlanner.playlistsToFetch(from: playlist), from: path)
         case (.master, _):
             findings.append(
@@ -186,18 +226,38 @@ public struct HLSCrawl: Sendable {
                     "This \(fetch.purpose.rawValue) is itself a master playlist; players do not follow nested "
                         + "masters.", path: path))
         case (.media, _):
-            enqueue(HLSPlanner.segmentsToFetch(from: playlist), from: path)
+            enqueue(HLSPlanner.segmentsToFetch(from: playlist, count: limits.segmentsPerPlaylist), from: path)
         case (.unknown, _):
             break
         }
     }
 
     /// Records a failed fetch (DNS, TLS, HTTP status…); `reason` should already be redacted by the fetcher.
-    public mutating func recordFailure(_ fetch: HLSFetch, reason: String) {
-        findings.append(
-            .error(
-                HLSFindingCode.unreachable, "The \(describe(fetch.purpose)) could not be fetched: \(reason)",
-                path: Redaction.redactURL(fetch.url)))
+    ///
+    /// An I-frame playlist serves trick play only (scrubbing thumbnails, fast-forward): AVPlayer plays the stream
+    /// without it, so its failure is a warning. A key answered 401/403 may want the app's credentials (a cookie or
+    /// a token the app adds through AVAssetResourceLoader), which the crawl does not have: a warning too.
+    public mutating func recordFailure(_ fetch: HLSFetch, reason: String, httpStatus: Int? = nil) {
+        let path = Redaction.redactURL(fetch.url)
+        let message = "The \(describe(fetch.purpose)) could not be fetched: \(reason)"
+        switch fetch.purpose {
+        case .iFramePlaylist:
+            findings.append(
+                .warning(
+                    HLSFindingCode.unreachable, message + "; only trick play (scrubbing, fast-forward) is lost.",
+                    path: path))
+        case .key where httpStatus == 401 || httpStatus == 403:
+            findings.append(
+                .warning(
+                    HLSFindingCode.key,
+                    message + "; the key server may want the app's credentials, which this check does not send.",
+                    path: path))
+        case .key:
+            findings.append(
+                .error(HLSFindingCode.key, message + "; no segment of the variant can be decrypted.", path: path))
+        default:
+            findings.append(.error(HLSFindingCode.unreachable, message, path: path))
+        }
     }
 
     private mutating func enqueue(_ fetches: [HLSFetch], from path: String) {
@@ -247,13 +307,70 @@ public struct HLSCrawl: Sendable {
     }
 
     private mutating func checkSegment(_ fetch: HLSFetch, body: [UInt8], path: String) {
+        if fetch.purpose == .key {
+            // RFC 8216 §5.2: an AES-128 key file "is a single packed array of 16 octets in binary format".
+            if body.count != 16 {
+                let format = MediaSniffer.sniff(body)
+                let what = [.html, .json, .xml, .text].contains(format) ? " (\(format.describedForHumans))" : ""
+                findings.append(
+                    .error(
+                        HLSFindingCode.key,
+                        "The AES-128 key is \(body.count) bytes\(what), not the 16 bytes RFC 8216 §5.2 requires; "
+                            + "the segments cannot be decrypted.", path: path))
+            }
+            return
+        }
         let format = MediaSniffer.sniff(body)
+        if fetch.purpose == .initSegment, format == .mp4 || format == .quickTime {
+            checkInitSegment(body, path: path, variant: fetch.referrer)
+        }
+        if fetch.purpose == .segment, format == .mpegTS,
+            TransportStream.streamTypes(body).contains(TransportStream.hevcStreamType)
+        {
+            // Apple's HLS Authoring Specification for Apple Devices §1.5: "The container format for HEVC video MUST
+            // be fMP4"; AVPlayer does not play HEVC from MPEG-TS segments.
+            findings.append(
+                .error(
+                    HLSFindingCode.hevcInTS,
+                    "The segment carries HEVC video in MPEG-TS; Apple devices play HEVC in HLS only from fMP4 "
+                        + "segments. Package with `-hls_segment_type fmp4 -tag:v hvc1`.", path: path))
+        }
         let wrong: Set<MediaFormat> = [.html, .xml, .json, .empty, .hls, .svg, .pdf, .png, .jpeg, .gif, .webp]
         guard wrong.contains(format) else { return }
         findings.append(
             .error(
                 HLSFindingCode.unreachable,
                 "The \(describe(fetch.purpose)) is \(format.describedForHumans), not media data.", path: path))
+    }
+
+    /// The codec of an fMP4 init segment's video track. Under a master playlist the variant's CODECS decide what
+    /// AVPlayer skips (a warning here, the master's check says whether any variant is left); a media playlist the
+    /// card points at directly has no other variant, so an undecodable codec is an error.
+    private mutating func checkInitSegment(_ body: [UInt8], path: String, variant: String?) {
+        let walk = walkISOBoxes(body, from: 0, to: Int.max, maxBoxes: 64)
+        guard let moov = walk.boxes.first(where: { $0.type == "moov" }), moov.end <= body.count else { return }
+        guard let track = MovieHeader(body, moov: moov, maxBoxes: 256).videoTrack else { return }
+        var reason: String?
+        if track.codec == "hev1" {
+            reason = "The init segment's HEVC track is tagged 'hev1'; AVPlayer plays HEVC only when tagged 'hvc1'"
+        } else if let profile = track.avcProfile, let name = H264Profile.unsupportedName(profile) {
+            reason = "The init segment's H.264 track uses the \(name), which AVPlayer does not decode"
+        }
+        guard let reason else { return }
+        guard rootIsMaster else {
+            return findings.append(
+                .error(VideoFindingCode.codec, reason + "; the playlist has no other variant.", path: path))
+        }
+        findings.append(.warning(VideoFindingCode.codec, reason + "; AVPlayer skips this variant.", path: path))
+        if let variant { undecodableVariants.insert(HLSPlanner.withoutFragment(variant)) }
+        if !variantURLs.isEmpty, variantURLs.isSubset(of: undecodableVariants) {
+            findings.append(
+                .error(
+                    VideoFindingCode.codec,
+                    "No variant plays: the init segment of every one of the \(variantURLs.count) variant "
+                        + "stream(s) has a codec AVPlayer does not decode.", path: path))
+            variantURLs = []  // reported once
+        }
     }
 
     private func describe(_ purpose: HLSFetch.Purpose) -> String {
@@ -263,7 +380,8 @@ public struct HLSCrawl: Sendable {
         case .iFramePlaylist: "I-frame playlist"
         case .renditionPlaylist: "rendition playlist"
         case .initSegment: "init segment"
-        case .segment: "first segment"
+        case .segment: "segment"
+        case .key: "AES-128 key"
         }
     }
 

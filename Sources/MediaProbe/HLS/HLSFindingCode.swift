@@ -2,6 +2,12 @@
 public enum HLSFindingCode {
     /// The text does not start with `#EXTM3U`: AVPlayer rejects it (error).
     public static let notPlaylist = "video.hls.notPlaylist"
+    /// The playlist starts with a UTF-8 byte order mark, which RFC 8216 §4.1 forbids (error).
+    public static let byteOrderMark = "video.hls.byteOrderMark"
+    /// An AES-128 key that cannot be fetched (error; 401/403 a warning) or is not 16 bytes (error).
+    public static let key = "video.hls.key"
+    /// HEVC video in MPEG-TS segments: Apple's HLS authoring spec requires HEVC in fMP4 (error).
+    public static let hevcInTS = "video.hls.hevcInTS"
     /// Not valid UTF-8, or over the size cap (error).
     public static let unreadable = "video.hls.unreadable"
     /// A tag or URI line breaks RFC 8216 (error when it loses a variant or segment, warning otherwise).
@@ -30,7 +36,8 @@ public enum HLSFindingCode {
     public static let loop = "video.hls.loop"
     /// A variant playlist that is itself a master playlist (error; players do not nest masters).
     public static let nestedMaster = "video.hls.nestedMaster"
-    /// A playlist or segment the crawl could not fetch (error).
+    /// A playlist, init segment or sampled segment (first, middle, last) the crawl could not fetch (error; an
+    /// I-frame playlist, trick play only, a warning).
     public static let unreachable = "video.hls.unreachable"
     /// A variant playlist URL that is not http(s) or cannot be resolved (error).
     public static let badURI = "video.hls.badURI"

@@ -47,7 +47,18 @@ struct HLSParser {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             return findings.add(.error(HLSFindingCode.unreadable, "The playlist is not valid UTF-8 text."))
         }
-        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var start = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            // RFC 8216 §4.1: "Playlist files MUST NOT contain any Byte Order Mark (BOM); clients SHOULD fail to
+            // parse Playlists that contain a BOM". ffprobe's HLS demuxer refuses it (its probe compares the first
+            // bytes with "#EXTM3U"). The rest is still parsed, so the other findings and details are known.
+            findings.add(
+                .error(
+                    HLSFindingCode.byteOrderMark,
+                    "The playlist starts with a UTF-8 byte order mark (EF BB BF); RFC 8216 §4.1 forbids it and "
+                        + "players may refuse the playlist. Save it as UTF-8 without BOM."))
+            start = 3
+        }
         var sawHeader = false
         while start < bytes.count {
             let newline = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
@@ -426,14 +437,7 @@ struct HLSParser {
         if playlist.variants.allSatisfy(\.isIFrameOnly) {
             findings.add(.error(HLSFindingCode.noVariants, "The master playlist lists no playable variant streams."))
         }
-        // Apple's HLS authoring spec requires HEVC to be signalled as 'hvc1'; AVPlayer skips 'hev1' variants.
-        if let hev1 = playlist.variants.first(where: { $0.codecs?.contains("hev1.") == true }) {
-            findings.add(
-                .warning(
-                    VideoFindingCode.codec,
-                    "Line \(hev1.line): CODECS lists HEVC as 'hev1'; AVPlayer plays HEVC only as 'hvc1', so it "
-                        + "skips such variants."))
-        }
+        checkVariantCodecs()
         var groups: [String: Set<String>] = [:]
         for rendition in playlist.renditions { groups[rendition.type, default: []].insert(rendition.groupID) }
         var reported: Set<String> = []
@@ -452,9 +456,39 @@ struct HLSParser {
         }
     }
 
+    /// AVPlayer plays HEVC only as 'hvc1' and H.264 at most High profile (HLS Authoring Specification for Apple
+    /// Devices §1.3; see ``HLSCodecs``); it skips variants it cannot decode and plays the others. So a master with
+    /// some such variants is a warning, and one where no other variant remains is an error: nothing plays.
+    private mutating func checkVariantCodecs() {
+        let streams = playlist.variants.filter { !$0.isIFrameOnly }
+        let unplayable = streams.filter { variant in
+            guard let codecs = variant.codecs else { return false }
+            return HLSCodecs.unplayableReason(codecs) != nil
+        }
+        guard let first = unplayable.first, let reason = first.codecs.flatMap(HLSCodecs.unplayableReason) else {
+            return
+        }
+        let none = unplayable.count == streams.count
+        let message =
+            "Line \(first.line): \(reason)"
+            + (none
+                ? (streams.count == 1 ? "; it is the only variant, so nothing plays." : "; no variant plays.")
+                : "; AVPlayer skips \(unplayable.count == 1 ? "that variant" : "\(unplayable.count) variants").")
+        findings.add(none ? .error(VideoFindingCode.codec, message) : .warning(VideoFindingCode.codec, message))
+    }
+
     private mutating func finishMedia() {
         if let pending = pendingSegment {
-            malformed("EXTINF has no URI line before the end", .error, line: pending.line)
+            if playlist.hasEndList {
+                malformed("EXTINF has no URI line before the end", .error, line: pending.line)
+            } else {
+                // A live playlist is rewritten while a segment is being added: a player that reads it between
+                // the EXTINF and the URI line ignores the incomplete last entry and reloads (RFC 8216 §6.3.4),
+                // so this is a warning, not a broken stream.
+                malformed(
+                    "the live playlist ends with an EXTINF whose URI line is not written yet (a segment being "
+                        + "added)", .warning, line: pending.line)
+            }
         }
         if playlist.segments.isEmpty && droppedSegments == 0 {
             findings.add(.error(HLSFindingCode.noSegments, "The media playlist lists no segments."))

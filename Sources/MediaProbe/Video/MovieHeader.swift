@@ -6,6 +6,8 @@ struct MovieHeader {
         var handler: String?
         /// The first sample entry's four-character code: `avc1`, `hvc1`, `hev1`, `av01`, `mp4a`…
         var codec: String?
+        /// H.264 only: `AVCProfileIndication` from the sample entry's `avcC` (66 Baseline, 77 Main, 100 High…).
+        var avcProfile: UInt8?
         /// Display size from `tkhd`, with a 90°/270° rotation matrix already applied.
         var width: Int?
         var height: Int?
@@ -52,6 +54,15 @@ struct MovieHeader {
         let table = walkISOBoxes(bytes, from: stbl.payload, to: stbl.end, maxBoxes: maxBoxes).boxes
         if let stsd = table.first(where: { $0.type == "stsd" }), stsd.payload + 16 <= stsd.end {
             track.codec = bytes.fourCC(stsd.payload + 12)  // version/flags, entry count, then the entry's size
+            if track.codec == "avc1" || track.codec == "avc3", let size = bytes.u32be(stsd.payload + 8) {
+                // A visual sample entry has 78 bytes of fields after its 8-byte header, then boxes (avcC).
+                let entry = stsd.payload + 8
+                let entryEnd = min(entry + Int(size), stsd.end)
+                let boxes = walkISOBoxes(bytes, from: entry + 86, to: entryEnd, maxBoxes: 16).boxes
+                if let avcC = boxes.first(where: { $0.type == "avcC" }), avcC.payload + 2 <= avcC.end {
+                    track.avcProfile = bytes.u8(avcC.payload + 1).map { UInt8(truncatingIfNeeded: $0) }
+                }
+            }
         }
         return track
     }

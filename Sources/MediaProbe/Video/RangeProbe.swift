@@ -112,6 +112,16 @@ public enum VideoChecks {
                         "The server answered the range request (\(asked)) with 200 and the whole body\(advertised); "
                             + "AVPlayer needs 206 Partial Content to play progressive video."))
             }
+        case 416 where Self.unsatisfiedLength(response.contentRange) == 0:
+            // RFC 9110 §14.4: a 416 carries `Content-Range: bytes */<complete-length>`. A length of 0 means the
+            // file is empty (any range of it is unsatisfiable): that is the problem to report, not the status.
+            result.totalBytes = 0
+            result.findings.append(
+                .error(
+                    VideoFindingCode.empty,
+                    "The range request (\(asked)) was answered 416 with Content-Range: bytes */0: the video is empty "
+                        + "(zero bytes)."))
+            return result
         default:
             result.findings.append(
                 .error(
@@ -130,6 +140,18 @@ public enum VideoChecks {
         }
         result.findings.sort { $0.severity > $1.severity }
         return result
+    }
+
+    /// The complete length of an unsatisfied-range `Content-Range: bytes */<length>` (RFC 9110 §14.4), else nil.
+    static func unsatisfiedLength(_ header: String?) -> Int64? {
+        guard let header else { return nil }
+        let value = header.trimmingASCIIWhitespace().lowercased()
+        guard value.hasPrefix("bytes */") else { return nil }
+        let digits = value.dropFirst(8)
+        guard !digits.isEmpty, digits.count <= 18, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            return nil
+        }
+        return Int64(digits)
     }
 
     /// The App Transport Security check for a media URL (video, poster, playlist, segment).

@@ -1,6 +1,7 @@
 /// The stable `video.*` finding codes MediaProbe emits. People grep and suppress these; never rename one.
 public enum VideoFindingCode {
-    /// Zero bytes, or a range probe that reports a zero-length resource (error).
+    /// Zero bytes, or a range probe that reports a zero-length resource (`416` with `Content-Range: bytes */0`
+    /// included) (error).
     public static let empty = "video.empty"
     /// The bytes are not video: an HTML error page, an image, text (error).
     public static let notVideo = "video.notVideo"
@@ -10,7 +11,8 @@ public enum VideoFindingCode {
     public static let moovAfterMdat = "video.moovAfterMdat"
     /// A whole MP4/MOV file without any `moov` box: nothing can play it (error).
     public static let noMoov = "video.noMoov"
-    /// A video codec AVPlayer does not play (HEVC tagged `hev1`, VP8/VP9) or plays only on some devices (AV1).
+    /// A video codec AVPlayer does not play (HEVC tagged `hev1`, VP8/VP9, H.264 High 10/4:2:2/4:4:4: error; in
+    /// HLS an error only when no other variant plays) or plays only on some devices (AV1: warning).
     public static let codec = "video.codec"
     /// An MP4/MOV without a video track (audio only) (warning).
     public static let noVideoTrack = "video.noVideoTrack"

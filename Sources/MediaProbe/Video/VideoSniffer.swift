@@ -39,6 +39,10 @@ public struct VideoInfo: Sendable, Hashable {
     public var audioCodec: String?
     /// Size of the whole resource in bytes.
     public var byteCount: Int
+    /// Where the movie index the bytes did not hold begins: the start of a `moov` the bytes cut off, or the first
+    /// top-level box after an `mdat` that reaches past them (`moov` at the end). Fetch from there and pass the
+    /// bytes to ``VideoSniffer/inspectTail(_:at:of:limits:)`` to learn the codec, size and duration.
+    public var movieIndexOffset: Int?
     /// Everything worth telling, most severe first.
     public var findings: [Finding]
 
@@ -70,7 +74,7 @@ public enum VideoSniffer {
         var info = VideoInfo(
             format: format, majorBrand: nil, compatibleBrands: [], topLevelBoxes: [], moovBeforeMdat: nil,
             width: nil, height: nil, durationSeconds: nil, videoCodec: nil, audioCodec: nil, byteCount: total,
-            findings: [])
+            movieIndexOffset: nil, findings: [])
         let servedAs = MediaContentType.essence(contentType)
         let served = servedAs.map { " (served as \($0))" } ?? ""
         switch format {
@@ -109,6 +113,38 @@ public enum VideoSniffer {
         return info
     }
 
+    /// Completes `info` with the movie index found in `tail`, the bytes of the file from `offset` (its
+    /// ``VideoInfo/movieIndexOffset``) on: codec, size, duration and their findings, as if `moov` had been in the
+    /// first bytes. When `tail` reaches the end of the file and holds no `moov`, the file has none (ffprobe:
+    /// "moov atom not found"): ``VideoFindingCode/noMoov``.
+    ///
+    /// - Parameters:
+    ///   - tail: Bytes of the file starting at a top-level box boundary.
+    ///   - offset: Where `tail` starts in the file.
+    ///   - info: What the first bytes showed.
+    ///   - limits: Thresholds.
+    /// - Returns: `info` with the movie's details and findings added. Never throws.
+    public static func inspectTail(
+        _ tail: [UInt8], at offset: Int, of info: VideoInfo, limits: VideoLimits = VideoLimits()
+    ) -> VideoInfo {
+        var info = info
+        let reachesEnd = offset + tail.count >= info.byteCount
+        let walk = walkISOBoxes(tail, from: 0, to: reachesEnd ? tail.count : Int.max, maxBoxes: limits.maxBoxes)
+        let types = walk.boxes.map(\.type)
+        if !info.topLevelBoxes.contains("moov") { info.topLevelBoxes += types }
+        if let moov = walk.boxes.first(where: { $0.type == "moov" }), moov.end <= tail.count {
+            if info.moovBeforeMdat == nil { info.moovBeforeMdat = !info.topLevelBoxes.contains("mdat") }
+            checkMovie(MovieHeader(tail, moov: moov, maxBoxes: limits.maxBoxes), into: &info)
+        } else if reachesEnd, walk.stop == .end, !types.contains("moov") {
+            info.findings.removeAll { $0.code == VideoFindingCode.moovAfterMdat }
+            info.findings.append(
+                .error(VideoFindingCode.noMoov, "The file has no 'moov' box (the movie index); nothing can play it."))
+        }
+        info.movieIndexOffset = nil
+        info.findings.sort { $0.severity > $1.severity }
+        return info
+    }
+
     /// `video.tooLarge` when a progressive video is over the inbox limit.
     static func tooLarge(_ total: Int64, limits: VideoLimits) -> Finding? {
         guard total > limits.maxProgressiveBytes else { return nil }
@@ -142,6 +178,16 @@ public enum VideoSniffer {
         info.width = video.width
         info.height = video.height
         info.videoCodec = video.codec
+        if let profile = video.avcProfile, let name = H264Profile.unsupportedName(profile) {
+            // Apple decodes 8-bit 4:2:0 H.264 up to High profile only: HLS Authoring Specification for Apple
+            // Devices §1.3 ("less than or equal to High Profile"); ffmpeg's H.264 guide: QuickTime needs
+            // `-pix_fmt yuv420p`. ffprobe names these "High 10", "High 4:2:2", "High 4:4:4 Predictive".
+            info.findings.append(
+                .error(
+                    VideoFindingCode.codec,
+                    "The H.264 track uses the \(name), which AVPlayer does not decode. Re-encode with "
+                        + "`-profile:v high -pix_fmt yuv420p`."))
+        }
         guard let codec = video.codec, !playableVideoCodecs.contains(codec) else { return }
         switch codec {
         case "hev1":
@@ -220,10 +266,16 @@ public enum VideoSniffer {
             break
         }
         var initSegmentOnly = false
-        if let moovBox = walk.boxes.first(where: { $0.type == "moov" }), moovBox.end <= bytes.count {
-            let movie = MovieHeader(bytes, moov: moovBox, maxBoxes: limits.maxBoxes)
-            initSegmentOnly = movie.isFragmented
-            checkMovie(movie, into: &info)
+        if let moovBox = walk.boxes.first(where: { $0.type == "moov" }) {
+            if moovBox.end <= bytes.count {
+                let movie = MovieHeader(bytes, moov: moovBox, maxBoxes: limits.maxBoxes)
+                initSegmentOnly = movie.isFragmented
+                checkMovie(movie, into: &info)
+            } else if !complete {
+                info.movieIndexOffset = moovBox.start
+            }
+        } else if case .ranOut(let offset) = walk.stop, !complete, offset >= bytes.count, offset < info.byteCount {
+            info.movieIndexOffset = offset  // the box after an mdat longer than the bytes at hand: often moov
         }
         let fragmented = info.topLevelBoxes.contains("moof")
         if complete, moov == nil, walk.stop == .end {

@@ -15,11 +15,15 @@ public struct CheckOptions: Sendable {
     public var videoConcurrency: Int
     /// Limits of reading each campaign input (the CLI's `--max-input` sets the byte limit).
     public var reader: ReaderOptions
+    /// HLS segments sampled per VOD media playlist, first to last (`--hls-segments N`; default 3: first, middle,
+    /// last).
+    public var hlsSegments: Int
 
     public init(
         resolve: ResolveOptions = .init(), imageLimits: ImageLimits = .init(), maxInspectBytes: Int = 32 << 20,
-        videoConcurrency: Int = 8, reader: ReaderOptions = .init()
+        videoConcurrency: Int = 8, reader: ReaderOptions = .init(), hlsSegments: Int = 3
     ) {
+        self.hlsSegments = max(1, hlsSegments)
         self.resolve = resolve
         self.imageLimits = imageLimits
         self.maxInspectBytes = maxInspectBytes
@@ -129,20 +133,21 @@ public struct CheckPipeline: Sendable {
 
     /// Probes every video URL, a few at a time.
     func probeVideos(_ urls: [String]) async -> [String: VideoProbe] {
-        await withTaskGroup(of: VideoProbe.self) { group in
+        let hlsSegments = options.hlsSegments
+        return await withTaskGroup(of: VideoProbe.self) { group in
             var results: [String: VideoProbe] = [:]
             var next = 0
             for _ in 0..<min(options.videoConcurrency, urls.count) {
                 let url = urls[next]
                 next += 1
-                group.addTask { await retriever.probeVideo(url) }
+                group.addTask { await retriever.probeVideo(url, hlsSegments: hlsSegments) }
             }
             for await probe in group {
                 results[probe.url] = probe
                 if next < urls.count {
                     let url = urls[next]
                     next += 1
-                    group.addTask { await retriever.probeVideo(url) }
+                    group.addTask { await retriever.probeVideo(url, hlsSegments: hlsSegments) }
                 }
             }
             return results
@@ -210,6 +215,9 @@ public struct CheckPipeline: Sendable {
             if let outcome = video.outcome { copy(outcome, into: &asset) }
             asset.width = video.width
             asset.height = video.height
+            asset.codec = video.codec
+            asset.durationSeconds = video.durationSeconds
+            asset.moovBeforeMdat = video.moovBeforeMdat
             asset.source = "network"
             asset.status = video.findings.contains { $0.severity == .error } ? .failed : .ok
             if asset.status == .failed, asset.failure == nil { asset.failure = "unplayable" }
@@ -283,7 +291,7 @@ public struct CheckPipeline: Sendable {
         summary.assets = plan.items.filter { $0.mode != .skip }.count
         summary.bytesFetched =
             fetched.reduce(0) { $0 + $1.bytesFetched }
-            + videos.values.reduce(0) { $0 + ($1.outcome?.bytes ?? 0) }
+            + videos.values.reduce(0) { $0 + ($1.outcome?.bytes ?? 0) + $1.extraBytes }
         // Every planned URL is some card's asset, and a failed fetch, probe or inspection marks it failed there.
         var failedURLs = Set<String>()
         for card in report.cards {

@@ -28,6 +28,12 @@ public struct AssetCheck: Sendable, Hashable {
     public var sha256: String?
     public var width: Int?
     public var height: Int?
+    /// Video: the codec (`avc1`, `hvc1`, `hev1`… of the movie's track, or an HLS variant's `CODECS`).
+    public var codec: String?
+    /// Video: the movie's duration in seconds (progressive MP4/MOV).
+    public var durationSeconds: Double?
+    /// Video: whether the MP4/MOV index (`moov`) comes before the media data (fast start).
+    public var moovBeforeMdat: Bool?
     /// What the bytes are: `png`, `jpeg`, `mp4`, `hls`, `pkpass`, …
     public var format: String?
     /// Where the bytes came from: `network`, `revalidated`, `store`, `memory`, `missing`.
@@ -57,7 +63,9 @@ public struct AssetCheck: Sendable, Hashable {
                 ("failure", .optional(failure)), ("httpStatus", httpStatus.map(JSONValue.int) ?? .null),
                 ("contentType", .optional(contentType)), ("bytes", bytes.map(JSONValue.int) ?? .null),
                 ("sha256", .optional(sha256)), ("width", width.map(JSONValue.int) ?? .null),
-                ("height", height.map(JSONValue.int) ?? .null), ("format", .optional(format)),
+                ("height", height.map(JSONValue.int) ?? .null), ("codec", .optional(codec)),
+                ("durationSeconds", durationSeconds.map(JSONValue.double) ?? .null),
+                ("moovBeforeMdat", moovBeforeMdat.map(JSONValue.bool) ?? .null), ("format", .optional(format)),
                 ("source", .optional(source)), ("needed", .bool(needed)), ("findings", .array(findings.map(\.json))),
             ]))
     }

@@ -3,8 +3,9 @@ public import HTTPFetch
 public import MediaProbe
 public import StrictJSON
 
-/// What `check` learns about a video URL without downloading it: a byte-range GET of its first bytes
-/// (progressive files), or an HLS crawl (every playlist and the first segment of each variant).
+/// What `check` learns about a video URL without downloading it: a byte-range GET of its first bytes, and of its
+/// tail when `moov` is not among them (progressive files), or an HLS crawl (every playlist, and the first, middle
+/// and last segment of each media playlist with their init segments and AES-128 keys).
 public struct VideoProbe: Sendable {
     /// The video URL (raw, secrets included: redact before printing).
     public var url: String
@@ -13,7 +14,7 @@ public struct VideoProbe: Sendable {
     /// The range GET's outcome (progressive files; for HLS the root playlist's), when a request was made.
     public var outcome: FetchOutcome?
     /// `video.*` and `video.hls.*` findings from MediaProbe (range support, content type, `moov`/`mdat`, variants,
-    /// first segments, App Transport Security), plus `asset.*` when the URL could not be fetched at all.
+    /// sampled segments, keys, codecs, App Transport Security), plus `asset.*` when the URL could not be fetched at all.
     public var findings: [Finding]
     /// The range probe's verdict (progressive files).
     public var range: RangeProbeEvaluation?
@@ -21,6 +22,9 @@ public struct VideoProbe: Sendable {
     public var video: VideoInfo?
     /// The playlists the crawl parsed (HLS).
     public var playlists: [HLSCrawl.Entry]
+    /// Body bytes of the requests beyond ``outcome``'s: the tail GET of a `moov`-at-end file, the crawl's other
+    /// playlists, segments and keys.
+    public var extraBytes = 0
 
     /// Creates a probe result.
     public init(
@@ -36,8 +40,14 @@ public struct VideoProbe: Sendable {
         self.playlists = playlists
     }
 
-    /// Width in pixels: the first bytes' track (progressive) or the largest variant's `RESOLUTION` (HLS).
+    /// Width in pixels: the movie's video track (progressive) or the largest working variant's `RESOLUTION` (HLS).
     public var width: Int? { video?.width ?? largestVariant?.width }
+    /// The video codec: the movie's sample entry (`avc1`, `hvc1`…) or the largest working variant's `CODECS`.
+    public var codec: String? { video?.videoCodec ?? largestVariant?.codecs }
+    /// The movie's duration (progressive files).
+    public var durationSeconds: Double? { video?.durationSeconds }
+    /// Whether `moov` comes before `mdat` (progressive MP4/MOV), nil when not known or not MP4.
+    public var moovBeforeMdat: Bool? { video?.moovBeforeMdat }
     /// Height in pixels (see ``width``).
     public var height: Int? { video?.height ?? largestVariant?.height }
     /// `hls`, or the container MediaProbe recognised (`mp4`, `quickTime`, …); `nil` when nothing arrived.
@@ -50,8 +60,12 @@ public struct VideoProbe: Sendable {
         return playlists.first { $0.purpose == .rootPlaylist }?.playlist.variants.filter { !$0.isIFrameOnly }.count
     }
 
+    /// The largest variant among those whose media playlist was fetched and parsed: a master whose variants
+    /// partly fail plays the others (AVPlayer switches to a variant that loads), so their size and codecs count.
     private var largestVariant: HLSVariant? {
-        playlists.first { $0.purpose == .rootPlaylist }?.playlist.variants.filter { !$0.isIFrameOnly }
+        let working = Set(playlists.filter { $0.purpose == .variantPlaylist && $0.playlist.kind == .media }.map(\.url))
+        return playlists.first { $0.purpose == .rootPlaylist }?.playlist.variants
+            .filter { !$0.isIFrameOnly && working.contains($0.url) }
             .max { ($0.width ?? 0) * ($0.height ?? 0) < ($1.width ?? 0) * ($1.height ?? 0) }
     }
 
@@ -84,14 +98,22 @@ public struct VideoProbe: Sendable {
 extension AssetRetriever {
     /// Bytes a progressive probe asks for: enough for `ftyp` and, in a fast-start file, the whole `moov`.
     public static let videoProbeBytes = 64 << 10
+    /// Bytes the second range GET reads when `moov` is not in the first ones: up to 8 MiB (the index of an
+    /// hour-long movie is a few MB).
+    public static let videoTailBytes = 8 << 20
 
     /// Probes a video for `check` without downloading it: a range GET of its first ``videoProbeBytes`` (does the
-    /// server answer `206`? is it MP4 with `moov` first?) or, for HLS, a crawl of every playlist and the first
-    /// segment of each variant. Nothing is stored.
-    /// - Parameter url: the raw video URL.
+    /// server answer `206`? is it MP4 with `moov` first?), then, when `moov` is not in them, one of the tail from
+    /// the end of `mdat` (at most ``videoTailBytes``) for the codec, size and duration; or, for HLS, a crawl of
+    /// every playlist and sampled segments of each media playlist. Nothing is stored.
+    /// - Parameters:
+    ///   - url: the raw video URL.
+    ///   - hlsSegments: segments sampled per VOD media playlist (`check --hls-segments`; default 3: the first,
+    ///     the middle and the last), each with its init segment and AES-128 key.
     /// - Returns: the findings and details; never throws.
-    public func probeVideo(_ url: String) async -> VideoProbe {
-        if Self.looksLikeHLS(url) { return await crawl(url, outcome: nil) }
+    public func probeVideo(_ url: String, hlsSegments: Int = 3) async -> VideoProbe {
+        if Self.looksLikeHLS(url) { return await crawl(url, outcome: nil, hlsSegments: hlsSegments) }
+        var tailBytes = 0
         let sink = MemorySink(capacity: Self.videoProbeBytes)
         let outcome = await fetcher.get(
             url, into: sink, validators: Validators(), range: 0...(Self.videoProbeBytes - 1))
@@ -108,19 +130,36 @@ extension AssetRetriever {
         let evaluation = VideoChecks.evaluate(response)
         let bytes = sink.bytes
         if evaluation.isPlaylist || (outcome.isOK && MediaSniffer.sniff(bytes) == .hls) {
-            return await crawl(url, outcome: outcome)
+            return await crawl(url, outcome: outcome, hlsSegments: hlsSegments)
         }
         findings += evaluation.findings
         guard outcome.isOK else {
             return VideoProbe(url: url, isHLS: false, outcome: outcome, findings: findings, range: evaluation)
         }
-        let info = VideoSniffer.inspect(
+        var info = VideoSniffer.inspect(
             bytes: bytes, contentType: outcome.contentType, byteCount: evaluation.totalBytes.map { Int($0) })
+        if let offset = info.movieIndexOffset, evaluation.supportsByteRanges, offset < info.byteCount {
+            // `moov` after a long `mdat` (or a `moov` longer than the first bytes): AVPlayer reads it from the end
+            // before it plays, so the check does too, to know the codec, size and duration. One more range GET,
+            // from the box after `mdat` to the end of the file, capped.
+            let last = min(info.byteCount - 1, offset + Self.videoTailBytes - 1)
+            let tailSink = MemorySink(capacity: Self.videoTailBytes)
+            let tailOutcome = await fetcher.get(url, into: tailSink, validators: Validators(), range: offset...last)
+            // Only bytes that start where asked are read as boxes (a server that sends another range is ignored).
+            if tailOutcome.isOK, tailOutcome.httpStatus == 206,
+                let range = tailOutcome.contentRange.flatMap(ContentRange.init), range.first == Int64(offset)
+            {
+                info = VideoSniffer.inspectTail(tailSink.bytes, at: offset, of: info)
+            }
+            tailBytes = tailOutcome.bytes ?? 0
+        }
         // The range verdict already judged the content type and size from the headers: one finding per code.
         let seen = Set(findings.map(\.code))
         findings += info.findings.filter { !seen.contains($0.code) }
-        return VideoProbe(
+        var probe = VideoProbe(
             url: url, isHLS: false, outcome: outcome, findings: findings, range: evaluation, video: info)
+        probe.extraBytes = tailBytes
+        return probe
     }
 
     /// Downloads a video into the store for `prefetch --video`: the file (streamed, bounded memory), or for HLS
@@ -187,12 +226,13 @@ extension AssetRetriever {
         return MediaSniffer.sniff(body) == .hls ? body : nil
     }
 
-    /// A crawl of the playlist at `url` (for ``probeVideo(_:)``): all playlists and each variant's first segment,
+    /// A crawl of the playlist at `url` (for ``probeVideo(_:)``): all playlists, sampled segments, keys,
     /// fetched into memory, in rounds of parallel requests.
-    private func crawl(_ url: String, outcome: FetchOutcome?) async -> VideoProbe {
-        let limits = HLSCrawlLimits()
+    private func crawl(_ url: String, outcome: FetchOutcome?, hlsSegments: Int) async -> VideoProbe {
+        let limits = HLSCrawlLimits(segmentsPerPlaylist: hlsSegments)
         var crawl = HLSCrawl(url: url, limits: limits)
         var rootOutcome = outcome
+        var extraBytes = 0
         while true {
             var batch: [HLSFetch] = []
             while let fetch = crawl.next() { batch.append(fetch) }
@@ -201,11 +241,13 @@ extension AssetRetriever {
             let results = await withTaskGroup(of: (Int, FetchOutcome, [UInt8]).self) { group in
                 for (index, fetch) in batch.enumerated() {
                     group.addTask {
-                        let capacity = fetch.purpose.isPlaylist ? limits.playlist.maxBytes : Self.videoProbeBytes
+                        let capacity =
+                            fetch.purpose.isPlaylist
+                            ? limits.playlist.maxBytes : fetch.purpose == .key ? 1_024 : Self.videoProbeBytes
                         var range: ClosedRange<Int>?
                         if let byteRange = fetch.byteRange {
                             range = byteRange.offset...(byteRange.offset + max(1, min(byteRange.length, capacity)) - 1)
-                        } else if !fetch.purpose.isPlaylist {
+                        } else if !fetch.purpose.isPlaylist && fetch.purpose != .key {
                             range = 0...(capacity - 1)
                         }
                         let sink = MemorySink(capacity: capacity)
@@ -218,18 +260,22 @@ extension AssetRetriever {
                 return results.map { $0! }
             }
             for (fetch, (outcome, bytes)) in zip(batch, results) {
-                if fetch.purpose == .rootPlaylist { rootOutcome = outcome }
+                if fetch.purpose == .rootPlaylist { rootOutcome = outcome } else { extraBytes += outcome.bytes ?? 0 }
                 if outcome.isOK {
                     crawl.record(
                         fetch, body: bytes, finalURL: outcome.redirects.isEmpty ? nil : outcome.finalURL,
                         contentType: outcome.contentType)
                 } else {
-                    crawl.recordFailure(fetch, reason: Self.reason(outcome))
+                    crawl.recordFailure(
+                        fetch, reason: Self.reason(outcome),
+                        httpStatus: outcome.failure == .httpStatus ? outcome.httpStatus : nil)
                 }
             }
         }
-        return VideoProbe(
+        var probe = VideoProbe(
             url: url, isHLS: true, outcome: rootOutcome, findings: crawl.findings, playlists: crawl.playlists)
+        probe.extraBytes = extraBytes
+        return probe
     }
 
     /// Parses a retrieved playlist; a body that is no playlist at all makes the asset fail with the parser's errors.
