@@ -107,6 +107,20 @@ struct VideoContainerTests {
         #expect(info.findings.codes == [VideoFindingCode.noMoov])
     }
 
+    @Test("a moov longer than the tail read: its codec is not known, and the report says so")
+    func moovLongerThanTheTail() throws {
+        let head = box("ftyp", ascii("isom") + be32(0)) + be32(100_008) + ascii("mdat")
+        let first = VideoSniffer.inspect(bytes: head, byteCount: head.count + 100_000 + 20_000_000)
+        let offset = try #require(first.movieIndexOffset)
+        // A 20 MB moov of which only the first bytes arrive (the check reads at most 8 MiB from the end).
+        let tail = be32(20_000_000) + ascii("moov") + [UInt8](repeating: 0, count: 1024)
+        let info = VideoSniffer.inspectTail(tail, at: offset, of: first)
+        #expect(info.videoCodec == nil)
+        #expect(info.findings.codes.contains(VideoFindingCode.moovNotRead))
+        #expect(info.findings.codes.contains(VideoFindingCode.moovAfterMdat))
+        #expect(!info.findings.codes.contains(VideoFindingCode.noMoov))
+    }
+
     @Test("a fast-start moov longer than the first bytes is fetched from its start")
     func longMoov() throws {
         let bytes = try fixture("video-faststart-64x48.mp4")

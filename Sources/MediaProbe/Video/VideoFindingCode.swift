@@ -11,6 +11,9 @@ public enum VideoFindingCode {
     public static let moovAfterMdat = "video.moovAfterMdat"
     /// A whole MP4/MOV file without any `moov` box: nothing can play it (error).
     public static let noMoov = "video.noMoov"
+    /// The `moov` after `mdat` could not be read (larger than the bytes the check reads from the end, or the tail
+    /// request failed): the codec, size and duration are not checked (info).
+    public static let moovNotRead = "video.moovNotRead"
     /// A video codec AVPlayer does not play (HEVC tagged `hev1`, VP8/VP9, H.264 High 10/4:2:2/4:4:4: error; in
     /// HLS an error only when no other variant plays) or plays only on some devices (AV1: warning).
     public static let codec = "video.codec"

@@ -135,6 +135,12 @@ public enum VideoSniffer {
         if let moov = walk.boxes.first(where: { $0.type == "moov" }), moov.end <= tail.count {
             if info.moovBeforeMdat == nil { info.moovBeforeMdat = !info.topLevelBoxes.contains("mdat") }
             checkMovie(MovieHeader(tail, moov: moov, maxBoxes: limits.maxBoxes), into: &info)
+        } else if let moov = walk.boxes.first(where: { $0.type == "moov" }) {
+            info.findings.append(
+                .info(
+                    VideoFindingCode.moovNotRead,
+                    "The movie index ('moov', \(moov.end) bytes from offset \(offset)) is longer than the "
+                        + "\(tail.count) bytes read from the end: its codec, size and duration are not checked."))
         } else if reachesEnd, walk.stop == .end, !types.contains("moov") {
             info.findings.removeAll { $0.code == VideoFindingCode.moovAfterMdat }
             info.findings.append(

@@ -150,6 +150,16 @@ extension AssetRetriever {
                 let range = tailOutcome.contentRange.flatMap(ContentRange.init), range.first == Int64(offset)
             {
                 info = VideoSniffer.inspectTail(tailSink.bytes, at: offset, of: info)
+            } else {
+                let why =
+                    tailOutcome.isOK
+                    ? "the server answered \(tailOutcome.httpStatus.map(String.init) ?? "?") without the range asked for"
+                    : tailOutcome.errorText ?? "the request failed"
+                info.findings.append(
+                    .info(
+                        VideoFindingCode.moovNotRead,
+                        "The movie index after the media data could not be read (\(Redaction.redactText(why))): "
+                            + "the codec, size and duration are not checked."))
             }
             tailBytes = tailOutcome.bytes ?? 0
         }
