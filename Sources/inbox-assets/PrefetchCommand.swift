@@ -8,7 +8,7 @@ import Preflight
 /// `inbox-assets prefetch INPUT...`: resolve the campaign, then fill the store with every asset its cards use.
 enum PrefetchCommand {
     static let video = Option.flag(
-        "video", help: "Also download videos: the file, or the HLS playlists and all their segments.")
+        "video", help: "Also download videos: the file, or the HLS playlists, all their segments and AES-128 keys.")
 
     static let command = Command(
         "prefetch", abstract: "Download every asset the campaign's cards use into the content-addressed store.",

@@ -218,6 +218,20 @@ import WalletPass
         #expect(offline.result.allSatisfy { $0.source == .store })
     }
 
+    /// `prefetch --video` keeps what an offline player needs: the AES-128 key of encrypted segments too, once.
+    @Test func downloadingAnEncryptedStreamStoresItsKey() async throws {
+        let harness = try RetrievalHarness()
+        let run = try await harness.counting {
+            try await harness.retriever().downloadVideo(harness.url("/video/classes/key-ok.m3u8"))
+        }
+        #expect(
+            run.result.map(\.url)
+                == ["/video/classes/key-ok.m3u8", "/video/classes/seg.ts", "/video/classes/aes.key"].map(harness.url))
+        #expect(run.result.allSatisfy { $0.isOK })
+        #expect(harness.server.requests(for: "/video/classes/aes.key") == 1)
+        #expect(Set(try harness.store().list().map(\.url)).contains(harness.url("/video/classes/aes.key")))
+    }
+
     @Test func downloadingAFileStreamsItIntoTheStore() async throws {
         let harness = try RetrievalHarness()
         let result = try await harness.retriever().downloadVideo(harness.url("/bytes/3000000"))

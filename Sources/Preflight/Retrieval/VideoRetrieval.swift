@@ -208,21 +208,39 @@ extension AssetRetriever {
         case .unknown: break
         }
         var segments: [String] = []
+        var keys: [String] = []
         for playlist in mediaPlaylists {
             for segment in playlist.segments {
                 if let initURL = segment.initSegmentURL { segments.append(Self.withoutFragment(initURL)) }
                 segments.append(Self.withoutFragment(segment.url))
+                // The AES-128 key the segments need offline too (a FairPlay `skd://` key is the app's business).
+                if segment.keyMethod?.uppercased() == "AES-128", let key = segment.keyURL, Self.isHTTP(key) {
+                    keys.append(Self.withoutFragment(key))
+                }
             }
         }
         let playlistURLs = Set(playlists.map { Self.withoutFragment($0.url) })
-        let fetched = await retrieveAll(
-            Self.unique(segments).filter { !playlistURLs.contains($0) }.map {
-                AssetRequest(url: $0, maxBytes: self.limits.video)
-            }, progress: progress)
+        let segmentRequests = Self.unique(segments).filter { !playlistURLs.contains($0) }.map {
+            AssetRequest(url: $0, maxBytes: self.limits.video)
+        }
+        // A key is 16 bytes (RFC 8216 §5.2): a small cap, so an endless "key" cannot fill the store.
+        let keyRequests = Self.unique(keys).filter { !playlistURLs.contains($0) && !segments.contains($0) }.map {
+            AssetRequest(url: $0, maxBytes: Self.maxKeyBytes)
+        }
+        let fetched = await retrieveAll(segmentRequests + keyRequests, progress: progress)
         return recordsFlushed(playlists + fetched)
     }
 
     // MARK: HLS helpers
+
+    /// The largest body taken as an AES-128 key (a key is 16 bytes; servers may pad or wrap it).
+    static let maxKeyBytes = 1 << 10
+
+    /// An `http`/`https` URL (case-insensitive scheme).
+    private static func isHTTP(_ url: String) -> Bool {
+        let lower = url.prefix(8).lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
 
     /// The body of `asset` when it is an HLS playlist: by its URL or content type, or — served as something
     /// generic — by its bytes. A video file is never read into memory to find out.
