@@ -96,6 +96,31 @@ struct ResolveCLITests {
         }
     }
 
+    /// The Android card options from the command line: `6.15` is the 6.13 profile, `--android-heuristic` turns the
+    /// legacy row of a message without displayType into the heuristic's card, `--at` decides what has expired, and a
+    /// date that is not ISO 8601 is a usage error.
+    @Test func androidOptionsAndAtReachTheResolver() async throws {
+        let rules = "Fixtures/campaigns/android-rules.ndjson"
+        func cards(_ extra: [String]) async throws -> [JSONValue] {
+            let result = try await CLI.run(["resolve", rules, "--platform", "android", "--format", "json"] + extra)
+            return try #require(try JSON.parse(result.stdout)["cards"]?.arrayValue)
+        }
+        func kind(_ cards: [JSONValue], _ code: String) -> String? {
+            cards.first { $0["code"]?.stringValue == code }?["resolved"]?.stringValue
+        }
+        let alias = try await cards(["--android-sdk", "6.15", "--at", "2026-12-01"])
+        #expect(Set(alias.compactMap { $0["sdk"]?.stringValue }) == ["6.13"])
+        #expect(kind(alias, "no-displayType-legacy-row") == "legacy")
+        let heuristic = try await cards(["--android-heuristic", "--at", "2026-12-01"])
+        #expect(kind(heuristic, "no-displayType-legacy-row") == "captioned")
+        // hidden-expired-rt expires at 1700000000 (2023-11-14T22:13:20Z).
+        #expect(kind(alias, "hidden-expired-rt") == nil)
+        #expect(kind(try await cards(["--at", "2023-01-01"]), "hidden-expired-rt") == "banner")
+        let bad = try await CLI.run(["resolve", rules, "--at", "yesterday"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.hasPrefix("Error: The value 'yesterday' is invalid for '--at <date>'."))
+    }
+
     @Test(arguments: [
         ("error", Int32(0)), ("warning", 1), ("degrade", 1), ("never", 0),
     ])

@@ -78,36 +78,25 @@ struct Delivery: Sendable, Hashable {
         case push
     }
 
+    /// A value as written in the input, with its JSON path (for findings).
+    struct Field: Sendable, Hashable {
+        var value: JSONValue
+        var path: String
+    }
+
     var source: Source = .service
     /// Required feed keys the message lacks (`inbox_id, order, rt, text, action_type, status`).
     var missingFeedKeys: [String] = []
-    /// Feed `status`, `action_type`, `order`, `rt` as written, with their paths (`nil` = absent).
-    var status: (value: JSONValue, path: String)?
-    var actionType: (value: JSONValue, path: String)?
-    var order: (value: JSONValue, path: String)?
+    /// Feed `status`, `action_type`, `order`, `rt` as written (`nil` = absent).
+    var status: Field?
+    var actionType: Field?
+    var order: Field?
     /// Feed `rt`, or a push's `inbox_params.rt`.
-    var expiry: (value: JSONValue, path: String)?
+    var expiry: Field?
     /// Feed or push `send_date` (seconds), createMessage `send_date` as written.
-    var sendDate: (value: JSONValue, path: String)?
+    var sendDate: Field?
     /// createMessage `inbox_date` (`YYYY-MM-DD`) as written.
-    var inboxDate: (value: JSONValue, path: String)?
-    /// createMessage `inbox_days` when it is a whole number.
-    var inboxDays: Int?
-
-    static func == (lhs: Delivery, rhs: Delivery) -> Bool {
-        lhs.source == rhs.source && lhs.missingFeedKeys == rhs.missingFeedKeys && lhs.status?.value == rhs.status?.value
-            && lhs.actionType?.value == rhs.actionType?.value && lhs.order?.value == rhs.order?.value
-            && lhs.expiry?.value == rhs.expiry?.value
-            && lhs.sendDate?.value == rhs.sendDate?.value && lhs.inboxDate?.value == rhs.inboxDate?.value
-            && lhs.inboxDays == rhs.inboxDays
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(missingFeedKeys)
-        hasher.combine(status?.value)
-        hasher.combine(expiry?.value)
-        hasher.combine(sendDate?.value)
-    }
+    var inboxDate: Field?
 }
 
 /// One level of actionParams the SDK looks values up in: the root, `u`, or `userdata`.

@@ -190,12 +190,12 @@ enum NotificationReader {
             return value != .null
         }
         var delivery = Delivery()
-        delivery.inboxDays = checkInboxDays(object["inbox_days"], path: key("inbox_days"), decoder: &decoder)
+        checkInboxDays(object["inbox_days"], path: key("inbox_days"), decoder: &decoder)
         if let value = object["inbox_date"], value != .null {
-            delivery.inboxDate = (value, key("inbox_date"))
+            delivery.inboxDate = Delivery.Field(value: value, path: key("inbox_date"))
         }
         if let value = object["send_date"], value != .null {
-            delivery.sendDate = (value, key("send_date"))
+            delivery.sendDate = Delivery.Field(value: value, path: key("send_date"))
         }
 
         // The device gets `data` as `u`, `link` as `l`, `rich_media` as `rm`; the iOS payload gets `ios_attachment`
@@ -279,16 +279,15 @@ enum NotificationReader {
         return (own, fieldPath)
     }
 
-    /// Pushwoosh keeps inbox messages at most 30 days. Returns the whole number of days, when it is one.
-    @discardableResult
-    static func checkInboxDays(_ value: JSONValue?, path: String, decoder: inout FieldDecoder) -> Int? {
+    /// Pushwoosh keeps inbox messages at most 30 days.
+    static func checkInboxDays(_ value: JSONValue?, path: String, decoder: inout FieldDecoder) {
         switch value {
-        case nil, .null?: return nil
+        case nil, .null?: return
         case .number(let number)?:
             guard let days = number.intValue else {
                 decoder.add(
                     .warning, CardFindingCode.inboxDays, "inbox_days \(number.text) is not a whole number", path: path)
-                return nil
+                return
             }
             if days > 30 {
                 decoder.add(
@@ -298,10 +297,8 @@ enum NotificationReader {
             } else if days < 1 {
                 decoder.add(.warning, CardFindingCode.inboxDays, "inbox_days \(days) is below 1", path: path)
             }
-            return days
         case let other?:
             decoder.wrongType(other, expected: "a number of days (1–30)", path: path)
-            return nil
         }
     }
 
@@ -365,11 +362,11 @@ enum FeedReader {
         }
         var delivery = Delivery()
         delivery.missingFeedKeys = requiredKeys.filter { object[$0] == nil }
-        delivery.status = object["status"].map { ($0, key("status")) }
-        delivery.actionType = object["action_type"].map { ($0, key("action_type")) }
-        delivery.order = object["order"].map { ($0, key("order")) }
-        delivery.expiry = object["rt"].map { ($0, key("rt")) }
-        delivery.sendDate = object["send_date"].map { ($0, key("send_date")) }
+        delivery.status = object["status"].map { Delivery.Field(value: $0, path: key("status")) }
+        delivery.actionType = object["action_type"].map { Delivery.Field(value: $0, path: key("action_type")) }
+        delivery.order = object["order"].map { Delivery.Field(value: $0, path: key("order")) }
+        delivery.expiry = object["rt"].map { Delivery.Field(value: $0, path: key("rt")) }
+        delivery.sendDate = object["send_date"].map { Delivery.Field(value: $0, path: key("send_date")) }
         var message = InboxMessage(
             id: id, shape: .feed, path: path, code: decoder.code(object["inbox_id"], path: key("inbox_id")),
             title: decoder.text(object["title"], path: key("title")),
@@ -422,9 +419,9 @@ enum PushReader {
         }
         if let params {
             image = decoder.string(params["image"], path: JSONPath.key(paramsPath, "image"))
-            delivery.expiry = params["rt"].map { ($0, JSONPath.key(paramsPath, "rt")) }
+            delivery.expiry = params["rt"].map { Delivery.Field(value: $0, path: JSONPath.key(paramsPath, "rt")) }
         }
-        delivery.sendDate = object["send_date"].map { ($0, key("send_date")) }
+        delivery.sendDate = object["send_date"].map { Delivery.Field(value: $0, path: key("send_date")) }
         let code = decoder.code(object["pw_inbox"], path: key("pw_inbox"))
         let (levels, form) = decoder.levels(root: ParamLevel(name: .root, object: object, path: path))
         // Android's `InboxPayloadDataProvider`: the title is the bundle's `header`, the body its `title`.

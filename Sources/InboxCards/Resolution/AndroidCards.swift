@@ -29,15 +29,7 @@ extension CardContext {
     /// `getBannerUrl()`: `action_params.b` as text (`get("b").toString()`), whatever its JSON type.
     func androidBanner() -> (url: String, path: String)? {
         guard let root, let value = root.object["b"] else { return nil }
-        let text: String
-        switch value {
-        case .string(let string): text = string
-        case .null: text = "null"
-        case .bool(let flag): text = flag ? "true" : "false"
-        case .number(let number): text = number.text
-        case .array, .object: text = value.serialized()
-        }
-        return (text, root.path(of: "b"))
+        return (Self.orgJSONText(value), root.path(of: "b"))
     }
 
     /// `resolveIconUrl`: `getImageUrl()` → root `image` → `u.image` (non-empty strings); never `attachment`, `b`

@@ -34,13 +34,13 @@ struct FeedOrder {
         let delivery = message.delivery
         var sendDate = Double(at)
         if let send = delivery.sendDate {
-            if case .string(let text) = send.value, let time = Dates.minute(text) ?? Dates.day(text) {
+            if case .string(let text) = send.value, let time = Dates.sendDate(text) {
                 sendDate = Double(time)
             } else if let seconds = Visibility.number(send.value) {
                 sendDate = seconds
             }
         }
-        let order = delivery.order.flatMap { Visibility.orgJSONLong($0.value) } ?? 0
+        let order = delivery.order.flatMap { Visibility.orgJSONInt($0.value) } ?? 0
         // READ 2 and OPEN 3 are read; CREATED/DELIVERED (and createMessage, push) are unread.
         let read = delivery.status.flatMap { Visibility.number($0.value) }.map { $0 == 2 || $0 == 3 } ?? false
         for index in range {
@@ -68,7 +68,8 @@ struct FeedOrder {
             // Language-less cards, and per message the card of each language it has.
             var plain: [Int] = []
             var byMessage: [Int: [String: Int]] = [:]
-            var messageOrder: [Int] = []
+            // Per message in feed order, its first card (the fallback when it has no `en` card).
+            var messageOrder: [(message: Int, first: Int)] = []
             var languages: [String] = []
             var seen = Set<String>()
             for member in members {
@@ -77,16 +78,15 @@ struct FeedOrder {
                     plain.append(member)
                     continue
                 }
-                if byMessage[entry.message] == nil { messageOrder.append(entry.message) }
+                if byMessage[entry.message] == nil { messageOrder.append((entry.message, member)) }
                 byMessage[entry.message, default: [:]][language] = member
                 if seen.insert(language).inserted { languages.append(language) }
             }
             // A device whose language a message lacks shows its `en` text (else the first language's).
-            func card(of message: Int, in language: String?) -> (member: Int, own: Bool) {
-                let cardsOfMessage = byMessage[message]!
+            func card(of message: (message: Int, first: Int), in language: String?) -> (member: Int, own: Bool) {
+                let cardsOfMessage = byMessage[message.message]!
                 if let language, let member = cardsOfMessage[language] { return (member, true) }
-                if let member = cardsOfMessage[MessageText.fallbackLanguage] { return (member, false) }
-                return (members.first { entries[$0].message == message && cardsOfMessage.values.contains($0) }!, false)
+                return (cardsOfMessage[MessageText.fallbackLanguage] ?? message.first, false)
             }
             for language in [String?.none] + languages.map(Optional.some) {
                 var feed = plain

@@ -67,18 +67,24 @@ extension CardContext {
         case nil: return nil
         case .string(let text)?: return text
         case let other?:
-            let text: String
-            switch other {
-            case .null: text = "null"
-            case .bool(let flag): text = flag ? "true" : "false"
-            case .number(let number): text = number.text
-            default: text = other.serialized()
-            }
+            let text = Self.orgJSONText(other)
             add(
                 .warning, CardFindingCode.stringified,
                 "\(name()) is \(other.typeName): the Android SDK reads it as the text \"\(Redact.value(text))\"",
                 path: path())
             return text
+        }
+    }
+
+    /// org.json's text of a value (`optString`, `get(key).toString()`): a string as it is, `null` as "null",
+    /// anything else as its JSON text (`5` → "5").
+    static func orgJSONText(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): text
+        case .null: "null"
+        case .bool(let flag): flag ? "true" : "false"
+        case .number(let number): number.text
+        case .array, .object: value.serialized()
         }
     }
 
@@ -120,13 +126,7 @@ extension CardContext {
             let image: String
             if android {
                 // org.json `optString`: a non-string image becomes its text, which then fails the http(s) test.
-                let text: String
-                switch object["image"] {
-                case nil: text = ""
-                case .string(let string)?: text = string
-                case .number(let number)?: text = number.text
-                case let other?: text = other.isNull ? "null" : other.serialized()
-                }
+                let text = object["image"].map(Self.orgJSONText) ?? ""
                 guard !text.isEmpty, URLCheck.hasHTTPPrefixIgnoringCase(text) else {
                     let why = text.isEmpty ? "no non-empty string image" : "an image that is not http(s)"
                     add(

@@ -12,12 +12,7 @@ extension CardContext {
     /// android-inbox.md §1.1), so there the rich media wins.
     func messageAction() -> (via: String, url: String?)? {
         guard let root else { return nil }
-        let richMedia: Bool
-        switch root.object["rm"] {
-        case .string(let text)?: richMedia = !text.isEmpty
-        case .object?: richMedia = true
-        default: richMedia = false
-        }
+        let richMedia = hasRichMedia
         if platform == .android && richMedia { return ("richMedia", nil) }
         if case .string(let link)? = root.object["l"], !link.isEmpty { return ("link", link) }
         return richMedia ? ("richMedia", nil) : nil
@@ -29,12 +24,12 @@ extension CardContext {
         return TapAction(target: .row, action: .messageAction, url: own.url, via: own.via)
     }
 
-    private func hasRichMedia(_ own: (via: String, url: String?)?) -> Bool {
-        guard let root else { return false }
-        switch root.object["rm"] {
-        case .string(let text)?: return !text.isEmpty
-        case .object?: return true
-        default: return own?.via == "richMedia"
+    /// The message carries rich media (`rm`: a non-empty string, or an object).
+    private var hasRichMedia: Bool {
+        switch root?.object["rm"] {
+        case .string(let text)?: !text.isEmpty
+        case .object?: true
+        default: false
         }
     }
 
@@ -45,7 +40,7 @@ extension CardContext {
     mutating func iosTapActions(_ card: ResolvedCard, slides: [Slide], hasVideo: Bool) -> [TapAction] {
         let own = messageAction()
         let hasLink = own?.via == "link"
-        let hasRM = hasRichMedia(own)
+        let hasRM = hasRichMedia
         // The override rules are those of SDK 7.2's tests; earlier profiles are modelled without them.
         let overrides = profile >= .v7_2
         var actions: [TapAction] = []

@@ -35,7 +35,7 @@ enum Visibility {
             if platform == .android {
                 // `getInt(action_type)`, `getInt(status)`, `Long.parseLong(getString(order|rt))` throw on other values,
                 // and `GetInboxMessagesResponse` catches only the missing-key exception per message [SRC @b591d3c].
-                let checks: [((value: JSONValue, path: String)?, String, (JSONValue) -> Bool)] = [
+                let checks: [(Delivery.Field?, String, (JSONValue) -> Bool)] = [
                     (delivery.actionType, "action_type", { orgJSONInt($0) != nil }),
                     (delivery.status, "status", { orgJSONInt($0) != nil }),
                     (delivery.order, "order", { parseLong($0) != nil }),
@@ -131,7 +131,8 @@ enum Visibility {
                         + "never shows the entry", nil)
                 return
             }
-            guard let seconds = orgJSONLong(rt.value) else {
+            // `getLong` reads a value as `getInt` does.
+            guard let seconds = orgJSONInt(rt.value) else {
                 hide(
                     .warning, CardFindingCode.expiryInvalid,
                     "inbox_params.rt \(quoted(rt.value)) is not epoch seconds: the Android SDK fails to read "
@@ -156,7 +157,7 @@ enum Visibility {
         if let send = delivery.sendDate {
             if case .string(let text) = send.value, text == "now" {
                 sendTime = at
-            } else if case .string(let text) = send.value, let time = Dates.minute(text) ?? Dates.day(text) {
+            } else if case .string(let text) = send.value, let time = Dates.sendDate(text) {
                 sendTime = time
             } else {
                 warn(
@@ -201,9 +202,6 @@ enum Visibility {
         return Int64(double.rounded(.towardZero))
     }
 
-    /// org.json `getLong` (the same reading as `getInt`).
-    static func orgJSONLong(_ value: JSONValue) -> Int64? { orgJSONInt(value) }
-
     /// `Long.parseLong(getString(key))`: the value's text must be an integer (`1.5`, `1e3`, `"12.0"` are not).
     static func parseLong(_ value: JSONValue) -> Int64? {
         switch value {
@@ -245,6 +243,9 @@ enum Dates {
         else { return nil }
         return days(year: year, month: month, day: day) * 86_400
     }
+
+    /// A createMessage `send_date`, `YYYY-MM-DD HH:mm` or `YYYY-MM-DD`, → seconds (UTC).
+    static func sendDate(_ text: String) -> Int64? { minute(text) ?? day(text) }
 
     /// `YYYY-MM-DD HH:mm` → seconds (UTC).
     static func minute(_ text: String) -> Int64? {
