@@ -44,6 +44,9 @@ static inline CURLcode ia_easy_setopt_prereq_callback(CURL *handle, CURLoption o
                                                       curl_prereq_callback value) {
     return curl_easy_setopt(handle, option, value);
 }
+static inline CURLcode ia_easy_setopt_read_callback(CURL *handle, CURLoption option, curl_read_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
 static inline CURLcode ia_easy_setopt_debug_callback(CURL *handle, CURLoption option, curl_debug_callback value) {
     return curl_easy_setopt(handle, option, value);
 }
@@ -84,6 +87,7 @@ static inline CURLMcode ia_multi_setopt_pointer(CURLM *multi, CURLMoption option
 // but kept here so all "return this from a callback" values come from one place.
 static inline size_t ia_writefunc_error(void) { return (size_t)-1; }  // any value != size*nmemb aborts
 static inline size_t ia_writefunc_pause(void) { return CURL_WRITEFUNC_PAUSE; }
+static inline size_t ia_readfunc_abort(void) { return CURL_READFUNC_ABORT; }
 static inline int ia_prereqfunc_ok(void) { return CURL_PREREQFUNC_OK; }
 static inline int ia_prereqfunc_abort(void) { return CURL_PREREQFUNC_ABORT; }
 // CURL_SOCKET_BAD: what an open-socket callback returns to refuse an address (deny-private, before connecting).

@@ -41,7 +41,7 @@ enum CheckCommand {
                 help: "HLS segments fetched per VOD media playlist, spread from the first to the last (default 3: "
                     + "first, middle, last; a larger N finds a missing segment anywhere, at N requests a playlist)."),
             NetworkOptions.quiet,
-        ] + InputLimits.options + NetworkOptions.options)
+        ] + InputLimits.options + NetworkOptions.options + NetworkOptions.remoteOptions)
 
     static func run(_ invocation: Invocation) async throws -> Int32 {
         if invocation.flag("no-store") && invocation.value("store") != nil {
@@ -69,8 +69,9 @@ enum CheckCommand {
             throw CommandFailure(message: "\(error)", status: ExitCode.invalidInput)
         }
         let engine = try NetworkOptions.engine(invocation)
+        let remote = store == nil ? nil : try NetworkOptions.remote(invocation)
         let retriever = try AssetRetriever.forCommand(
-            invocation, fetcher: engine, store: store, offline: invocation.flag("offline"))
+            invocation, fetcher: engine, store: store, offline: invocation.flag("offline"), remote: remote)
         let pipeline = CheckPipeline(
             options: CheckOptions(
                 resolve: resolveOptions, reader: limits.readerOptions,
@@ -82,6 +83,10 @@ enum CheckCommand {
             progress.update(done: snapshot.done, total: snapshot.total, bytes: snapshot.bytes, failed: snapshot.failed)
         }
         await engine.shutdown()
+        if let finding = await NetworkOptions.finishRemote(remote) {
+            outcome.report.inputFindings.append(
+                SourcedFinding(source: remote?.cache.redactedURL ?? "", finding: finding))
+        }
         progress.finish()
         outcome.report.inputFindings += unreadable.map(\.finding)
 

@@ -33,7 +33,7 @@ enum ExportCommand {
             ),
             PrefetchCommand.video,
         ] + CommandTable.cardOptions + [CommandTable.formatTextJSON, NetworkOptions.quiet] + InputLimits.options
-            + NetworkOptions.options)
+            + NetworkOptions.options + NetworkOptions.remoteOptions)
 
     static func run(_ invocation: Invocation) async throws -> Int32 {
         guard let out = invocation.value("out"), !out.isEmpty else {
@@ -68,7 +68,7 @@ enum ExportCommand {
                     ("schemaVersion", .int(1)), ("out", .string(result.directory)),
                     ("manifest", .string(result.directory + "/manifest.json")), ("exported", .int(result.assets.count)),
                     ("summary", run.summary.json),
-                    ("findings", .array(run.storeFinding.map { [$0.json] } ?? [])),
+                    ("findings", .array([run.storeFinding, run.remoteFinding].compactMap { $0?.json })),
                     (
                         "missing",
                         .array(
@@ -94,7 +94,7 @@ enum ExportCommand {
                     }
                 }
             }
-            if let finding = run.storeFinding {
+            for finding in [run.storeFinding, run.remoteFinding].compactMap({ $0 }) {
                 text += "warning \(finding.code): \(ControlCharacters.escaped(Redaction.redactText(finding.message)))\n"
             }
             text += "Summary: \(run.summary.line)\n"

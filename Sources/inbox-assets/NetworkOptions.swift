@@ -1,5 +1,8 @@
 import ArgumentKit
+import Findings
+import Glibc
 import HTTPFetch
+import Preflight
 
 /// The network options shared by every command that fetches (DESIGN.md "CLI contract").
 enum NetworkOptions {
@@ -20,6 +23,92 @@ enum NetworkOptions {
         .value("user-agent", "ua", help: "User-Agent header.", default: "inbox-assets/1"),
         .value("max-size", "size", help: "Largest body accepted, e.g. 10M (powers of 1024)."),
     ]
+
+    /// The shared remote store (check, prefetch, export).
+    static let remoteOptions: [Option] = [
+        .value(
+            "remote-cache", "url",
+            help: "Share the store through a Bazel HTTP remote cache (GET/PUT URL/ac/KEY and URL/cas/SHA256: "
+                + "bazel-remote, nginx WebDAV); basic auth from user:password@ in the URL. A trusted endpoint: "
+                + "--deny-private does not apply to it. A remote that fails costs one warning, never the check."),
+        .value(
+            "remote-header", "'name: value'",
+            help: "A header on every remote cache request, ${VAR} taken from the environment (repeatable).",
+            repeating: true),
+        .value(
+            "remote-timeout", "sec",
+            help: "Remote cache connect timeout and stall window; a remote that misses it is not used again this run.",
+            default: "5"),
+        .flag("no-remote-upload", help: "Read the remote cache, never write it (read-only runners)."),
+        .flag("no-remote", help: "Ignore --remote-cache (e.g. to force --offline onto the local store only)."),
+    ]
+
+    /// How long a run waits at its end for background uploads to the remote cache.
+    static let uploadDeadline = 30.0
+
+    /// The remote tier the command line asks for, or `nil`; exit 2 for a malformed URL, header or timeout.
+    static func remote(_ invocation: Invocation) throws(UsageError) -> RemoteTier? {
+        guard let url = invocation.value("remote-cache"), !invocation.flag("no-remote") else { return nil }
+        let lowered = url.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), url.count > 8,
+            !url.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7f } ?? false })
+        else {
+            throw invocation.invalid(
+                Redaction.redactURL(url), for: "remote-cache", hint: "Expected an http:// or https:// URL.")
+        }
+        var headers: [String] = []
+        for header in invocation.values("remote-header") {
+            let expanded = try expand(header, invocation: invocation)
+            guard let colon = expanded.firstIndex(of: ":"), colon != expanded.startIndex,
+                !expanded.contains(where: \.isNewline)
+            else {
+                throw invocation.invalid(
+                    String(header.prefix(while: { $0 != ":" })), for: "remote-header",
+                    hint: "Expected 'Name: value' on one line.")
+            }
+            headers.append(expanded)
+        }
+        var timeout = 5.0
+        if let text = invocation.value("remote-timeout") {
+            guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+                throw invocation.invalid(text, for: "remote-timeout", hint: "Expected seconds from 0 to 3600.")
+            }
+            timeout = seconds
+        }
+        let options = RemoteCacheOptions(
+            url: url, headers: headers, caFile: invocation.value("cacert"), timeout: timeout,
+            uploads: !invocation.flag("no-remote-upload"),
+            userAgent: invocation.value("user-agent") ?? "inbox-assets/1")
+        return RemoteTier(cache: RemoteCache(options: options))
+    }
+
+    /// `${NAME}` replaced by the environment variable's value; an unset variable is a usage error (a header
+    /// silently sent without its token would only fail later, as a refusing remote).
+    static func expand(_ text: String, invocation: Invocation) throws(UsageError) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let start = rest.range(of: "${") {
+            result += rest[..<start.lowerBound]
+            guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
+                result += rest[start.lowerBound...]
+                return result
+            }
+            let name = String(rest[start.upperBound..<end])
+            guard let value = getenv(name).map({ String(cString: $0) }) else {
+                throw invocation.usageError("--remote-header names ${\(name)}, which is not set in the environment")
+            }
+            result += value
+            rest = rest[rest.index(after: end)...]
+        }
+        return result + rest
+    }
+
+    /// Waits for the run's uploads (at most ``uploadDeadline``) and returns the remote's one warning, if any.
+    static func finishRemote(_ remote: RemoteTier?) async -> Finding? {
+        guard let remote else { return nil }
+        await remote.cache.finishUploads(within: uploadDeadline)
+        return remote.finding
+    }
 
     static let quiet = Option.flag("quiet", short: "q", help: "No progress bar on stderr.")
 

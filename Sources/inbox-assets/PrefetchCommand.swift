@@ -25,10 +25,14 @@ enum PrefetchCommand {
         ],
         options: [StoreCommand.storeOption, video] + CommandTable.cardOptions + [
             CommandTable.formatTextJSON, NetworkOptions.quiet,
-        ] + InputLimits.options + NetworkOptions.options)
+        ] + InputLimits.options + NetworkOptions.options + NetworkOptions.remoteOptions)
 
     static func run(_ invocation: Invocation) async throws -> Int32 {
         let run = try await Prefetch.run(invocation, offline: false, label: "prefetch", requireWritableStore: true)
+        if let finding = run.remoteFinding {
+            Console.err(
+                "warning \(finding.code): \(ControlCharacters.escaped(Redaction.redactText(finding.message)))\n")
+        }
         let style = TextStyle(color: Console.stdoutWantsColor)
         if invocation.value("format") == "json" {
             let report = RetrievalReport.json(
@@ -52,6 +56,8 @@ struct Prefetch {
     var inputErrors: [String]
     /// The `store.readOnly` warning when the store could not be written (export only: prefetch stops instead).
     var storeFinding: Finding?
+    /// The `store.remoteUnavailable` warning when the remote cache could not be used.
+    var remoteFinding: Finding?
 
     /// Runs the retrieval. Offline, only the store is read and nothing is requested.
     /// - Parameter requireWritableStore: `true` for `prefetch`, whose whole job is writing: a store that cannot be
@@ -90,9 +96,10 @@ struct Prefetch {
             throw CommandFailure(message: "cannot open the store: \(error.message)", status: ExitCode.invalidInput)
         }
         let engine = try NetworkOptions.engine(invocation)
+        let remote = try NetworkOptions.remote(invocation)
         let retriever = try AssetRetriever.forCommand(
             invocation, fetcher: engine, store: store, offline: offline,
-            unwritableStore: requireWritableStore ? .fail : .keepInMemory)
+            unwritableStore: requireWritableStore ? .fail : .keepInMemory, remote: remote)
         if requireWritableStore {
             do {
                 try retriever.checkStoreWritable()
@@ -123,12 +130,13 @@ struct Prefetch {
             }
         }
         await engine.shutdown()
+        let remoteFinding = await NetworkOptions.finishRemote(remote)
         progress.finish()
         assets = Self.unique(assets)
         let summary = RetrievalSummary(assets, skippedVideos: invocation.flag("video") ? 0 : videos.count)
         return Prefetch(
             plan: plan, store: store, assets: assets, summary: summary, inputErrors: inputErrors,
-            storeFinding: retriever.storeFinding)
+            storeFinding: retriever.storeFinding, remoteFinding: remoteFinding)
     }
 
     /// Prints the input and store errors and maps the run to its exit code: 2 for an unusable input or a store
@@ -162,14 +170,16 @@ extension AssetRetriever {
     /// The retriever `check`, `prefetch` and `export` use: every body capped by `--max-size` when it is given, else by
     /// what it is for (``BodyLimits``: 64 MiB for images, 10 MiB for passes, none for `--video` bodies, which stream),
     /// in the store as in memory.
-    /// - Parameter unwritableStore: `.keepInMemory` (check, export) or `.fail` (prefetch).
+    /// - Parameters:
+    ///   - unwritableStore: `.keepInMemory` (check, export) or `.fail` (prefetch).
+    ///   - remote: the shared remote store (`--remote-cache`), if any.
     static func forCommand(
         _ invocation: Invocation, fetcher: FetchEngine, store: AssetStore?, offline: Bool,
-        unwritableStore: UnwritableStorePolicy = .keepInMemory
+        unwritableStore: UnwritableStorePolicy = .keepInMemory, remote: RemoteTier? = nil
     ) throws -> AssetRetriever {
         let maxSize = try invocation.byteSize("max-size")
         return AssetRetriever(
             fetcher: fetcher, store: store, offline: offline, memoryLimit: maxSize ?? (64 << 20),
-            limits: BodyLimits(maxSize: maxSize), unwritableStore: unwritableStore)
+            limits: BodyLimits(maxSize: maxSize), unwritableStore: unwritableStore, remote: remote)
     }
 }

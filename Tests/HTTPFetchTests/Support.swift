@@ -44,30 +44,6 @@ struct Harness {
     }
 }
 
-/// 127.0.0.1:`port` as a socket address (port 0: any free port, for `bind`).
-func loopbackAddress(port: Int = 0) -> sockaddr_in {
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-    return address
-}
-
-/// A port nothing listens on (bound, then closed).
-func closedPort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = loopbackAddress()
-    _ = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
-
 /// This process's open TCP sockets (client or server side) whose local or remote port is `port`, listening
 /// sockets excepted. Matching by port keeps the count exact while other tests run in parallel.
 func openSockets(port: Int) -> Int {

@@ -8,7 +8,7 @@ internal import CCurl
 /// Options set with `ia_easy_setopt_long` (curl types `CURLOT_LONG` and `CURLOT_VALUES`).
 enum CurlLongOption: CaseIterable {
     case noSignal, noProgress, noBody, httpGet, followLocation, connectTimeoutMilliseconds, lowSpeedLimit
-    case lowSpeedTime, httpVersion, verifyPeer, verifyHost, tcpKeepAlive, pipeWait
+    case lowSpeedTime, httpVersion, verifyPeer, verifyHost, tcpKeepAlive, pipeWait, upload
 
     var id: CURLoption {
         switch self {
@@ -25,17 +25,19 @@ enum CurlLongOption: CaseIterable {
         case .verifyHost: CURLOPT_SSL_VERIFYHOST
         case .tcpKeepAlive: CURLOPT_TCP_KEEPALIVE
         case .pipeWait: CURLOPT_PIPEWAIT
+        case .upload: CURLOPT_UPLOAD
         }
     }
 }
 
 /// Options set with `ia_easy_setopt_off_t` (`CURLOT_OFF_T`).
 enum CurlOffTOption: CaseIterable {
-    case maxFileSize
+    case maxFileSize, inFileSize
 
     var id: CURLoption {
         switch self {
         case .maxFileSize: CURLOPT_MAXFILESIZE_LARGE
+        case .inFileSize: CURLOPT_INFILESIZE_LARGE
         }
     }
 }
@@ -70,7 +72,7 @@ enum CurlSlistOption: CaseIterable {
 
 /// Options set with `ia_easy_setopt_pointer` (`CURLOT_OBJECT` or `CURLOT_CBPTR`).
 enum CurlPointerOption: CaseIterable {
-    case errorBuffer, writeData, xferInfoData, prereqData, openSocketData
+    case errorBuffer, writeData, xferInfoData, prereqData, openSocketData, readData
 
     var id: CURLoption {
         switch self {
@@ -79,17 +81,19 @@ enum CurlPointerOption: CaseIterable {
         case .xferInfoData: CURLOPT_XFERINFODATA
         case .prereqData: CURLOPT_PREREQDATA
         case .openSocketData: CURLOPT_OPENSOCKETDATA
+        case .readData: CURLOPT_READDATA
         }
     }
 }
 
 /// Callback options (`CURLOT_FUNCTION`), each set through the wrapper of its own C signature.
 enum CurlFunctionOption: CaseIterable {
-    case write, xferInfo, prereq, openSocket
+    case write, xferInfo, prereq, openSocket, read
 
     var id: CURLoption {
         switch self {
         case .write: CURLOPT_WRITEFUNCTION
+        case .read: CURLOPT_READFUNCTION
         case .xferInfo: CURLOPT_XFERINFOFUNCTION
         case .prereq: CURLOPT_PREREQFUNCTION
         case .openSocket: CURLOPT_OPENSOCKETFUNCTION

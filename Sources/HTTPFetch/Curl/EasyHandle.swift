@@ -74,6 +74,14 @@ final class EasyHandle {
     }
 
     @discardableResult
+    func setReadFunction(_ callback: curl_read_callback) -> CURLcode {
+        ia_easy_setopt_read_callback(pointer, CurlFunctionOption.read.id, callback)
+    }
+
+    /// Runs one transfer to its end on the calling thread (the remote cache's workers; the engine uses its multi).
+    func perform() -> CURLcode { curl_easy_perform(pointer) }
+
+    @discardableResult
     func setXferInfoFunction(_ callback: curl_xferinfo_callback) -> CURLcode {
         ia_easy_setopt_xferinfo_callback(pointer, CurlFunctionOption.xferInfo.id, callback)
     }

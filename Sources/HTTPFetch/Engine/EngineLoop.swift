@@ -216,7 +216,7 @@ final class EngineLoop: @unchecked Sendable {
         return true
     }()
 
-    private static func globalInit() { _ = globalInitDone }
+    static func globalInit() { _ = globalInitDone }
 
     func start() throws(FetchEngineError) {
         var attributes = pthread_attr_t()

@@ -24,6 +24,12 @@ public enum AssetFindingCode {
     /// `check` and `export` used the copies it holds and kept new downloads in memory for this run only; reported
     /// once per run, not per asset (warning).
     public static let storeReadOnly = "store.readOnly"
+    /// A blob from the remote cache (`--remote-cache`) did not match its SHA-256 or size: it was discarded and the
+    /// asset fetched from origin, whose good copy replaces it in the remote (warning).
+    public static let remoteDamaged = "store.remoteDamaged"
+    /// The remote cache was down, slow, refusing (401/403) or full (413/507): the run went on with the origin, once
+    /// for the whole run (warning; never fails a check).
+    public static let remoteUnavailable = "store.remoteUnavailable"
     /// The server sent `Cache-Control: no-store`: the body was used for this run only and will not be there
     /// offline or for an export (warning).
     public static let noStore = "asset.noStore"

@@ -41,6 +41,9 @@ public final class AssetRetriever: Sendable {
     public let limits: BodyLimits
     /// What a store that cannot be written means for this run.
     public let unwritableStore: UnwritableStorePolicy
+    /// The shared remote store (`--remote-cache`), asked before origin when the local store cannot serve a URL,
+    /// and given every origin download (offline too: offline means no origin traffic).
+    public let remote: RemoteTier?
     let now: @Sendable () -> Date
     /// Whether the store was probed yet, and why it cannot be written (once found).
     private let writes = Mutex<(probed: Bool, failure: StoreError?)>((false, nil))
@@ -57,12 +60,14 @@ public final class AssetRetriever: Sendable {
     ///   - memoryLimit: the largest body held in memory (default 64 MiB).
     ///   - limits: the largest body accepted, by role (default ``BodyLimits/init(maxSize:)`` without `--max-size`).
     ///   - unwritableStore: what a store that cannot be written means (see the type's documentation).
+    ///   - remote: the shared remote store, if any (see ``RemoteTier``).
     ///   - now: the clock for freshness decisions and `fetchedAt` (tests move it).
     public init(
         fetcher: any AssetFetching, store: AssetStore?, offline: Bool = false, memoryLimit: Int = 64 << 20,
         limits: BodyLimits = BodyLimits(), unwritableStore: UnwritableStorePolicy = .keepInMemory,
-        now: @escaping @Sendable () -> Date = Date.init
+        remote: RemoteTier? = nil, now: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.remote = remote
         self.fetcher = fetcher
         self.store = store
         self.offline = offline
@@ -149,9 +154,14 @@ public final class AssetRetriever: Sendable {
                     return await fetchIntoStore(
                         url, store: store, limit: limit, validators: validators, stored: entry, findings: [])
                 case .refetch:
-                    break
+                    if let served = await fromRemote(url, store: store, limit: limit, findings: &findings) {
+                        return served
+                    }
                 }
             case .missing:
+                if let served = await fromRemote(url, store: store, limit: limit, findings: &findings) {
+                    return served
+                }
                 if offline {
                     return RetrievedAsset(
                         url: url, source: .missing,
@@ -162,6 +172,9 @@ public final class AssetRetriever: Sendable {
                         ])
                 }
             case .damaged(let damage):
+                if let served = await fromRemote(url, store: store, limit: limit, findings: &findings) {
+                    return served
+                }
                 if offline { return RetrievedAsset(url: url, source: .missing, findings: [damage.finding]) }
                 // Repaired by the fetch below: worth knowing (a failing disk?), not a failure of the asset.
                 let repair = writable ? "removed; fetched again" : "fetched again into memory"
@@ -170,6 +183,8 @@ public final class AssetRetriever: Sendable {
                         AssetFindingCode.storeDamaged,
                         "the stored copy of \(Redaction.redactURL(url)) was damaged (\(repair))", path: damage.path))
             }
+        } else if let served = await fromRemote(url, store: store, limit: limit, findings: &findings) {
+            return served
         } else if offline {
             return RetrievedAsset(
                 url: url, source: .missing,
@@ -177,13 +192,43 @@ public final class AssetRetriever: Sendable {
                     .error(
                         AssetFindingCode.notInStore,
                         "\(Redaction.redactURL(url)) is not in the store; prefetch it first")
-                ])
+                ] + findings)
         }
         guard writable else {
             return await fetchIntoMemory(url, limit: limit, validators: Validators(), stored: nil, findings: findings)
         }
         return await fetchIntoStore(
             url, store: store, limit: limit, validators: Validators(), stored: nil, findings: findings)
+    }
+
+    /// Asks the remote cache for a URL the local store cannot serve: a hit is verified into the store; a fresh
+    /// entry (or any entry offline) serves without an origin request, a stale one is revalidated with its validators
+    /// (a `304` keeps the remote's body). `nil`: no remote, a miss, or a damaged remote blob (`findings` says so).
+    private func fromRemote(_ url: String, store: AssetStore, limit: Int?, findings: inout [Finding]) async
+        -> RetrievedAsset?
+    {
+        guard let remote, offline || isWritable(store) else { return nil }
+        switch await remote.pull(url, store: store, limit: limit) {
+        case .miss: return nil
+        case .damaged(let finding):
+            findings.append(finding)
+            return nil
+        case .stored(let entry):
+            if offline {
+                return RetrievedAsset(url: url, source: .remote, entry: entry, findings: findings, store: store)
+            }
+            switch entry.cacheDecision(at: now()) {
+            case .fresh:
+                return RetrievedAsset(url: url, source: .remote, entry: entry, findings: findings, store: store)
+            case .revalidate:
+                return await fetchIntoStore(
+                    url, store: store, limit: limit,
+                    validators: Validators(etag: entry.etag, lastModified: entry.lastModified), stored: entry,
+                    findings: findings, remoteHasBlob: true)
+            case .refetch:
+                return nil
+            }
+        }
     }
 
     /// Retrieves every URL with the image limit. See ``retrieveAll(_:progress:)-([AssetRequest],_)``.
@@ -236,7 +281,7 @@ public final class AssetRetriever: Sendable {
     /// Flushes the store's batched records (see ``AssetStore/flush()``) and turns every asset whose record could not
     /// be appended into a store failure: its URL is not in the index after all.
     func recordsFlushed(_ assets: [RetrievedAsset]) -> [RetrievedAsset] {
-        guard let store, !offline else { return assets }
+        guard let store, !offline || remote != nil else { return assets }
         let unrecorded = store.flush()
         guard !unrecorded.isEmpty else { return assets }
         let errors = Dictionary(unrecorded.map { ($0.url, $0.error) }, uniquingKeysWith: { first, _ in first })
@@ -297,9 +342,11 @@ public final class AssetRetriever: Sendable {
 
     // MARK: Fetching
 
+    /// - Parameter remoteHasBlob: the stored entry came from the remote cache: after a `304` only its record is
+    ///   uploaded again (else the blob goes first, so the remote never holds a record without its blob).
     private func fetchIntoStore(
         _ url: String, store: AssetStore, limit: Int?, validators: Validators, stored: StoreEntry?,
-        findings: [Finding]
+        findings: [Finding], remoteHasBlob: Bool = false
     ) async -> RetrievedAsset {
         let sink = StoreSink(store: store, limit: limit)
         let outcome = await fetcher.get(url, into: sink, validators: validators, range: nil)
@@ -322,6 +369,11 @@ public final class AssetRetriever: Sendable {
                     try store.revalidated(
                         url, at: fetchedAt, etag: outcome.etag, lastModified: outcome.lastModified,
                         cacheControl: outcome.cacheControl) ?? stored
+                if remoteHasBlob {
+                    remote?.pushRecord(url, entry: entry)
+                } else {
+                    remote?.push(url, entry: entry, store: store)
+                }
                 return RetrievedAsset(
                     url: url, source: .revalidated, outcome: outcome, entry: entry, findings: findings, store: store)
             } catch {
@@ -366,6 +418,7 @@ public final class AssetRetriever: Sendable {
             }
             return storeFailure(url, error, outcome: outcome)
         }
+        remote?.push(url, entry: entry, store: store)
         return RetrievedAsset(
             url: url, source: .network, outcome: outcome, entry: entry, findings: findings, store: store)
     }

@@ -14,6 +14,8 @@ public struct RetrievalSummary: Sendable, Hashable {
     public var revalidated = 0
     /// Used from the store without a request.
     public var fromStore = 0
+    /// Taken from the remote cache (`--remote-cache`) without an origin request.
+    public var fromRemote = 0
     /// Kept in memory only (`no-store`, or a store that cannot be written).
     public var inMemory = 0
     /// Not available: fetch failures and offline gaps.
@@ -35,6 +37,7 @@ public struct RetrievalSummary: Sendable, Hashable {
             case .network: fetched += 1
             case .revalidated: revalidated += 1
             case .store: fromStore += 1
+            case .remote: fromRemote += 1
             case .memory: inMemory += 1
             case .missing: failed += 1
             }
@@ -47,6 +50,7 @@ public struct RetrievalSummary: Sendable, Hashable {
         var text =
             "\(assets) asset\(assets == 1 ? "" : "s"): \(fetched) fetched (\(ByteCount.format(bytesFetched))), "
             + "\(revalidated) revalidated, \(fromStore) from store"
+        if fromRemote > 0 { text += ", \(fromRemote) from remote" }
         if inMemory > 0 { text += ", \(inMemory) in memory only" }
         text += ", \(failed) failed"
         if skippedVideos > 0 {
@@ -55,12 +59,14 @@ public struct RetrievalSummary: Sendable, Hashable {
         return text
     }
 
-    /// `{"assets", "fetched", "bytesFetched", "revalidated", "fromStore", "inMemory", "failed", "skippedVideos"}`.
+    /// `{"assets", "fetched", "bytesFetched", "revalidated", "fromStore", "fromRemote", "inMemory", "failed",
+    /// "skippedVideos"}`.
     public var json: JSONValue {
         .object(
             JSONObject([
                 ("assets", .int(assets)), ("fetched", .int(fetched)), ("bytesFetched", .int(bytesFetched)),
-                ("revalidated", .int(revalidated)), ("fromStore", .int(fromStore)), ("inMemory", .int(inMemory)),
+                ("revalidated", .int(revalidated)), ("fromStore", .int(fromStore)),
+                ("fromRemote", .int(fromRemote)), ("inMemory", .int(inMemory)),
                 ("failed", .int(failed)), ("skippedVideos", .int(skippedVideos)),
             ]))
     }

@@ -34,6 +34,8 @@ public struct RetrievedAsset: Sendable {
         case revalidated
         /// The stored copy, fresh by `Cache-Control: max-age` (or offline): no request was made.
         case store
+        /// From the shared remote cache (`--remote-cache`), verified into the store: no origin request was made.
+        case remote
         /// Held in memory for this run only: no store (`--no-store`), or the server said `no-store`.
         case memory
         /// No body: the fetch failed, or offline and not stored.

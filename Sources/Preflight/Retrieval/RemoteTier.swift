@@ -1,0 +1,119 @@
+public import AssetStore
+public import Findings
+import FoundationEssentials
+public import HTTPFetch
+import StrictJSON
+
+/// The shared remote store one level out from the local one (`--remote-cache`): the same content-addressed blobs
+/// under `/cas/{sha256}`, and one record per asset URL under `/ac/{sha256 of the URL}` — the local index record
+/// as JSON (``record(url:entry:)``), with the URL redacted: the record holds no secret, the key is a digest.
+///
+/// Read path (``pull(_:store:limit:)``): the record, then the blob streamed into the local store and verified
+/// (size and SHA-256) before it is recorded locally; a blob that does not match is discarded (`store.remoteDamaged`)
+/// and the asset comes from origin. Write path (``push(_:entry:store:)``): blob first, then the record, in the
+/// background (``RemoteCache/put(_:)``).
+public final class RemoteTier: Sendable {
+    /// The client (its generic `/ac/` and `/cas/` API serves other records too, e.g. pass verdicts).
+    public let cache: RemoteCache
+
+    /// Wraps a client.
+    public init(cache: RemoteCache) { self.cache = cache }
+
+    /// The record key of an asset URL (the exact URL, secrets included: only its digest leaves the machine).
+    public static func key(_ url: String) -> String { RemoteCache.key(url) }
+
+    /// The one warning of a run whose remote could not be used, or `nil`.
+    public var finding: Finding? {
+        guard let problem = cache.problem else { return nil }
+        return .warning(
+            AssetFindingCode.remoteUnavailable,
+            "the remote cache \(cache.redactedURL) could not be used (\(problem)): assets came from origin")
+    }
+
+    /// `{"schemaVersion":1,"url":REDACTED,"sha256","size","contentType","etag","lastModified","cacheControl",
+    /// "fetchedAtMillis","httpStatus"}`.
+    public static func record(url: String, entry: StoreEntry) -> [UInt8] {
+        let value = JSONValue.object(
+            JSONObject([
+                ("schemaVersion", .int(1)), ("url", .string(Redaction.redactURL(url))),
+                ("sha256", .string(entry.blob.sha256)), ("size", .int(entry.blob.size)),
+                ("contentType", .optional(entry.contentType)), ("etag", .optional(entry.etag)),
+                ("lastModified", .optional(entry.lastModified)), ("cacheControl", .optional(entry.cacheControl)),
+                ("fetchedAtMillis", .int(Int((entry.fetchedAt.timeIntervalSince1970 * 1000).rounded()))),
+                ("httpStatus", .int(entry.httpStatus)),
+            ]))
+        return Array(value.serialized().utf8)
+    }
+
+    /// The entry a record describes, or `nil` when it is not one (wrong schema, a bad digest, a negative size).
+    public static func entry(_ bytes: [UInt8]) -> StoreEntry? {
+        guard let value = try? JSON.parse(bytes, options: JSONParseOptions(maxDepth: 4)),
+            value["schemaVersion"]?.numberValue?.intValue == 1,
+            let sha256 = value["sha256"]?.stringValue, let size = value["size"]?.numberValue?.intValue,
+            let blob = BlobRef(sha256: sha256, size: size),
+            let millis = value["fetchedAtMillis"]?.numberValue?.intValue
+        else { return nil }
+        return StoreEntry(
+            blob: blob, contentType: value["contentType"]?.stringValue, etag: value["etag"]?.stringValue,
+            lastModified: value["lastModified"]?.stringValue, cacheControl: value["cacheControl"]?.stringValue,
+            fetchedAt: Date(timeIntervalSince1970: Double(millis) / 1000),
+            httpStatus: value["httpStatus"]?.numberValue?.intValue ?? 200)
+    }
+
+    /// What the remote had for a URL.
+    public enum Pull: Sendable {
+        /// The blob is now in the local store (verified) and the remote's entry recorded locally.
+        case stored(StoreEntry)
+        /// No record, no blob, an entry larger than the limit, or the remote is unavailable: use origin.
+        case miss
+        /// The blob did not match its record (`store.remoteDamaged`): use origin, and push its copy.
+        case damaged(Finding)
+    }
+
+    /// Looks `url` up in the remote and, on a hit, streams its blob into `store` and records it there.
+    /// - Parameter limit: the largest body accepted (a larger remote entry is a miss).
+    public func pull(_ url: String, store: AssetStore, limit: Int?) async -> Pull {
+        let key = Self.key(url)
+        guard let bytes = await cache.get(.action(key)), let entry = Self.entry(bytes) else { return .miss }
+        if let limit, entry.blob.size > limit { return .miss }
+        let sink = StoreSink(store: store, limit: entry.blob.size)
+        let read = await cache.get(.blob(entry.blob.sha256), into: sink, maxBytes: entry.blob.size)
+        guard case .hit(let size, let sha256) = read else {
+            sink.abort()
+            return .miss
+        }
+        guard size == entry.blob.size, sha256 == entry.blob.sha256 else {
+            sink.abort()
+            return .damaged(
+                .warning(
+                    AssetFindingCode.remoteDamaged,
+                    "the remote cache's copy of \(Redaction.redactURL(url)) is damaged (\(size) bytes, SHA-256 "
+                        + "\(sha256) instead of \(entry.blob.size) bytes, \(entry.blob.sha256)): discarded, "
+                        + "fetched from origin"))
+        }
+        do throws(StoreError) {
+            // An empty body never reaches the sink's writer: store it as put(bytes:) would.
+            var blob = try sink.commit()
+            if blob == nil { blob = try store.put(bytes: []) }
+            guard blob == entry.blob else { return .miss }
+            try store.record(url: url, entry: entry)
+        } catch {
+            return .miss
+        }
+        return .stored(entry)
+    }
+
+    /// Uploads an origin download: its blob (from the store), then its record. Returns at once.
+    public func push(_ url: String, entry: StoreEntry, store: AssetStore) {
+        guard case .intact(let path)? = try? store.path(entry.blob) else { return }
+        cache.put([
+            (.blob(entry.blob.sha256), .file(path)),
+            (.action(Self.key(url)), .bytes(Self.record(url: url, entry: entry))),
+        ])
+    }
+
+    /// Uploads only a record (after a `304`: the blob is already there).
+    public func pushRecord(_ url: String, entry: StoreEntry) {
+        cache.put([(.action(Self.key(url)), .bytes(Self.record(url: url, entry: entry)))])
+    }
+}

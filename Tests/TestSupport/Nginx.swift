@@ -1,0 +1,178 @@
+import Foundation
+
+/// nginx (Debian `nginx-light`) on a loopback port, as this user, in the foreground: a directory over HTTPS with
+/// HTTP/2 (the fixture server speaks HTTP/1.1 only, and multiplexed HTTP/2 on reused easy handles is where libcurl
+/// 7.88 once refused every transfer but the first), or a plain-HTTP WebDAV store (`dav_methods PUT DELETE`), the
+/// Bazel remote-cache protocol as nginx speaks it. `make test` and `.ci/run` install nginx-light and openssl, so CI
+/// always runs these tests.
+public final class Nginx: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// How nginx serves its root.
+    public enum Mode: Sendable {
+        /// HTTPS with HTTP/2, read-only.
+        case http2
+        /// Plain HTTP with WebDAV PUT and DELETE (`create_full_put_path on`, no body size limit), plus extra server
+        /// directives (e.g. `location /cas/ { limit_except GET { deny all; } }`).
+        case webDAV(extra: String)
+    }
+
+    /// The site's root directory (files go here), next to nginx's config, logs and certificate.
+    public let root: String
+    /// The PEM certificate nginx presents in ``Mode/http2`` (self-signed for 127.0.0.1): the engine's CA file.
+    public let certificate: String
+    public let port: Int
+    private let directory: String
+    private let process: Process
+    private let scheme: String
+
+    public static let binary: String? = ["/usr/sbin/nginx", "/usr/bin/nginx"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// Writes `files` (path relative to the root → bytes), makes a certificate with `openssl req -x509` (HTTP/2
+    /// only) and starts nginx; returns once the port accepts connections.
+    public init(files: [String: [UInt8]] = [:], mode: Mode = .http2) async throws {
+        guard let binary = Self.binary else {
+            throw Failure(description: "nginx is not installed (make test installs nginx-light)")
+        }
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("nginx-\(UUID().uuidString)").path
+        root = directory + "/www"
+        certificate = directory + "/cert.pem"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for (path, bytes) in files {
+            let url = URL(fileURLWithPath: root + "/" + path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
+        }
+        try FileManager.default.createDirectory(atPath: directory + "/tmp", withIntermediateDirectories: true)
+        port = closedPort()
+        let listen: String
+        switch mode {
+        case .http2:
+            scheme = "https"
+            let made = try await Child.run(
+                "/usr/bin/openssl",
+                [
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days",
+                    "2", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", directory + "/key.pem", "-out", certificate,
+                ])
+            guard made.status == 0 else { throw Failure(description: "openssl req -x509 failed: \(made.errors)") }
+            listen = """
+                listen 127.0.0.1:\(port) ssl http2;
+                        ssl_certificate \(certificate);
+                        ssl_certificate_key \(directory)/key.pem;
+                """
+        case .webDAV(let extra):
+            scheme = "http"
+            listen = """
+                listen 127.0.0.1:\(port);
+                        dav_methods PUT DELETE;
+                        create_full_put_path on;
+                        client_max_body_size 0;
+                        \(extra)
+                """
+        }
+        let temporary = directory + "/tmp"
+        let configuration = """
+            daemon off;
+            master_process off;
+            worker_processes 1;
+            pid \(directory)/nginx.pid;
+            error_log \(directory)/error.log;
+            events { worker_connections 512; }
+            http {
+                include /etc/nginx/mime.types;
+                default_type application/octet-stream;
+                log_format protocol '$server_protocol $status $request_method $uri';
+                access_log \(directory)/access.log protocol;
+                client_body_temp_path \(temporary); proxy_temp_path \(temporary); fastcgi_temp_path \(temporary);
+                uwsgi_temp_path \(temporary); scgi_temp_path \(temporary);
+                server {
+                    \(listen)
+                    root \(root);
+                }
+            }
+            """
+        try Data(configuration.utf8).write(to: URL(fileURLWithPath: directory + "/nginx.conf"))
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["-p", directory, "-e", directory + "/error.log", "-c", directory + "/nginx.conf"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while !Self.accepts(port: port) {
+            guard process.isRunning, Date() < deadline else {
+                let log = (try? String(contentsOfFile: directory + "/error.log", encoding: .utf8)) ?? ""
+                stop()
+                throw Failure(description: "nginx did not start on port \(port): \(log)")
+            }
+            await Child.pause(seconds: 0.02)
+        }
+    }
+
+    deinit {
+        stop()
+        removeFiles()
+    }
+
+    public func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)/\(path)" }
+
+    /// The access log so far: one `PROTOCOL STATUS METHOD URI` line per request (nginx writes it per request).
+    public func accessLog() throws -> [String] {
+        try String(contentsOfFile: directory + "/access.log", encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    /// Stops nginx now (a remote that goes down mid-run); idempotent.
+    public func stop() {
+        // SIGKILL, not SIGTERM: nginx started by Foundation's Process keeps the spawning thread's blocked signal
+        // mask, and in single-process mode it never unblocks SIGTERM. It holds nothing worth shutting down.
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// Removes nginx's directory (after ``stop()``; the deinit does both).
+    private func removeFiles() { try? FileManager.default.removeItem(atPath: directory) }
+
+    private static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = loopbackAddress(port: port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
+
+/// 127.0.0.1:`port` as a socket address (port 0: any free port, for `bind`).
+public func loopbackAddress(port: Int = 0) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+    return address
+}
+
+/// A port nothing listens on (bound, then closed).
+public func closedPort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = loopbackAddress()
+    _ = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
