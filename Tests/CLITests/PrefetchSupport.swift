@@ -30,8 +30,8 @@ final class PrefetchFixture {
         ]
     }
 
-    func run(_ arguments: [String]) async throws -> CLIResult {
-        try await CLI.run(arguments + network)
+    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> CLIResult {
+        try await CLI.run(arguments + network, environment: environment)
     }
 
     /// Writes a campaign of banner cards, one per image URL, and returns its path.

@@ -1,0 +1,260 @@
+import AssetStore
+import FixtureServer
+import Foundation
+import StrictJSON
+import TestSupport
+import Testing
+
+/// `--remote-cache` against real nginx on loopback as a WebDAV store (the Bazel HTTP remote-cache protocol as
+/// nginx speaks it: 404 on a miss, 201/204 on PUT, the bytes on GET), with the fixture server as the origin and
+/// its counters as the proof of what reached the origin.
+@Suite(.serialized, .ownThread) struct RemoteCacheCLITests {
+    /// The origin fixture plus a WebDAV nginx as the shared remote (`--remote-cache http://user:REMOTESECRET@…`).
+    final class Shared {
+        let origin: PrefetchFixture
+        let nginx: Nginx
+
+        init(extra: String = "") async throws {
+            origin = try PrefetchFixture()
+            nginx = try await Nginx(mode: .webDAV(extra: extra))
+        }
+
+        /// The remote base URL, with credentials in its userinfo (nginx ignores them; they must never be printed).
+        var remote: String { "http://runner:REMOTESECRET@127.0.0.1:\(nginx.port)/cache" }
+
+        func store(_ name: String) -> String { origin.directory + "/" + name }
+
+        /// The blobs the remote holds: name → the SHA-256 of the file's bytes (by coreutils).
+        func remoteBlobs() async throws -> [String: String] {
+            let directory = nginx.root + "/cache/cas"
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            var hashes: [String: String] = [:]
+            for name in names { hashes[name] = try await Child.sha256sum(directory + "/" + name) }
+            return hashes
+        }
+
+        func remoteRecords() -> [String] {
+            (try? FileManager.default.contentsOfDirectory(atPath: nginx.root + "/cache/ac")) ?? []
+        }
+    }
+
+    /// Every output of a run, for the no-secret checks.
+    private static func everything(_ result: CLIResult) -> String { result.stdout + result.stderr }
+
+    @Test func aSecondRunnerWithAnEmptyStoreDownloadsNoBodyFromOrigin() async throws {
+        let shared = try await Shared()
+        let first = try await shared.origin.run([
+            "prefetch", shared.origin.campaign, "--store", shared.store("a"), "--remote-cache", shared.remote,
+            "--format", "json",
+        ])
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        #expect(try JSON.parse(first.stdout)["summary"]?["fetched"] == 6)
+        let blobs = try await shared.remoteBlobs()
+        let stored = try AssetStore(directory: shared.store("a")).list()
+        #expect(Set(blobs.keys) == Set(stored.map(\.entry.blob.sha256)), "every origin download was uploaded")
+        #expect(blobs.allSatisfy { $0.key == $0.value }, "each remote blob is named by its SHA-256")
+        #expect(shared.remoteRecords().count == stored.count)
+        // Records hold no secret: the pass URL's token is redacted in what the remote stores.
+        for record in shared.remoteRecords() {
+            let text = try String(contentsOfFile: shared.nginx.root + "/cache/ac/" + record, encoding: .utf8)
+            #expect(!text.contains("PASSSECRET"), "\(text)")
+        }
+
+        shared.origin.server.resetCounters()
+        let second = try await shared.origin.run([
+            "prefetch", shared.origin.campaign, "--store", shared.store("b"), "--remote-cache", shared.remote,
+            "--format", "json",
+        ])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(shared.origin.server.stats.bodyBytesSent == 0, "no body from origin: every blob came from nginx")
+        #expect(shared.origin.server.stats.responsesByStatus[200] == nil)
+        #expect(shared.origin.server.requests(for: "/cache/max-age%3D3600/inbox/hero.png") == 0)
+        let report = try JSON.parse(second.stdout)
+        let sources = (report["assets"]?.arrayValue ?? []).compactMap { $0["source"]?.stringValue }
+        #expect(sources.filter { $0 == "remote" }.count == 1, "the max-age image: no origin request at all")
+        #expect(sources.filter { $0 == "revalidated" }.count == 5, "a 304 from origin, the body from the remote")
+        #expect(report["summary"]?["bytesFetched"] == 0)
+        #expect(second.stderr.isEmpty, "no remote warning")
+        let log = try shared.nginx.accessLog()
+        #expect(log.filter { $0.contains(" 200 GET /cache/cas/") }.count == blobs.count, "\(log)")
+        #expect(try await CLI.run(["store", "verify", "--store", shared.store("b")]).status == 0)
+        for result in [first, second] { #expect(!Self.everything(result).contains("REMOTESECRET")) }
+    }
+
+    @Test func aCorruptedRemoteBlobIsDetectedAndReplacedFromOrigin() async throws {
+        let shared = try await Shared()
+        let first = try await shared.origin.run([
+            "prefetch", shared.origin.campaign, "--store", shared.store("a"), "--remote-cache", shared.remote,
+        ])
+        #expect(first.status == 0, "\(first.stderr)")
+        let hero = try #require(
+            try AssetStore(directory: shared.store("a")).lookup(
+                "https://cdn.example.com/cache/max-age%3D3600/inbox/hero.png"))
+        let path = shared.nginx.root + "/cache/cas/" + hero.blob.sha256
+        // The same size, one byte changed: only the hash can tell.
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[bytes.count / 2] ^= 0xff
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        shared.origin.server.resetCounters()
+        let second = try await shared.origin.run([
+            "prefetch", shared.origin.campaign, "--store", shared.store("b"), "--remote-cache", shared.remote,
+            "--format", "json",
+        ])
+        #expect(second.status == 0, "\(second.stderr)")
+        let assets = try JSON.parse(second.stdout)["assets"]?.arrayValue ?? []
+        let damaged = assets.filter { asset in
+            (asset["findings"]?.arrayValue ?? []).contains { $0["code"] == "store.remoteDamaged" }
+        }
+        #expect(damaged.count == 1)
+        #expect(damaged.first?["source"] == "network", "fetched from origin instead")
+        #expect(damaged.first?["sha256"] == .string(hero.blob.sha256), "the good bytes, not the remote's")
+        #expect(shared.origin.server.requests(for: "/cache/max-age%3D3600/inbox/hero.png") == 1)
+        #expect(try await Child.sha256sum(path) == hero.blob.sha256, "the origin's copy replaced the damaged one")
+        #expect(try await CLI.run(["store", "verify", "--store", shared.store("b")]).status == 0)
+    }
+
+    /// A remote that is down, slow, full or refusing: one warning, the origin serves, the check passes.
+    @Test(arguments: ["down", "slow", "full", "refusing"])
+    func aBrokenRemoteCostsOneWarningAndFallsBackToOrigin(fault: String) async throws {
+        let shared = try await Shared()
+        let fixture = shared.origin
+        let http = "http://127.0.0.1:\(fixture.server.httpPort)"
+        let remote: String
+        switch fault {
+        case "down": remote = "http://127.0.0.1:\(closedPort())"
+        case "slow": remote = http + "/delay/8000/status/404"
+        case "full": remote = http + "/status/507"
+        default: remote = http + "/status/403"
+        }
+        let result = try await fixture.run([
+            "check", fixture.campaign, "--store", shared.store("a"), "--remote-cache", remote, "--remote-timeout",
+            "1", "--format", "json",
+        ])
+        #expect(result.status == 0 || result.status == 1, "\(result.stderr)")
+        let report = try JSON.parse(result.stdout)
+        let warnings = (report["findings"]?.arrayValue ?? []).filter {
+            $0["code"] == "store.remoteUnavailable"
+        }
+        #expect(warnings.count == 1, "\(result.stdout)")
+        let cards = report["cards"]?.arrayValue ?? []
+        let sources = cards.flatMap { $0["assets"]?.arrayValue ?? [] }.compactMap { $0["source"]?.stringValue }
+        #expect(sources.contains("network"), "the origin served")
+        #expect(!sources.contains("remote"))
+        // The same assets and verdicts as a run without any remote.
+        let plain = try await fixture.run([
+            "check", fixture.campaign, "--store", shared.store("b"), "--format", "json",
+        ])
+        #expect(plain.status == result.status)
+        #expect(try JSON.parse(plain.stdout)["summary"] == report["summary"])
+    }
+
+    @Test func aRemoteRefusingUploadsStillServesReads() async throws {
+        // PUT answered 403 by nginx itself (a read-only token): one warning, and reads keep working.
+        let shared = try await Shared()
+        let seed = try await shared.origin.run([
+            "prefetch", shared.origin.campaign, "--store", shared.store("a"), "--remote-cache", shared.remote,
+        ])
+        #expect(seed.status == 0)
+        let readOnly = try await Shared(extra: "location / { limit_except GET { deny all; } }")
+        // Same blobs and records, served read-only.
+        try FileManager.default.removeItem(atPath: readOnly.nginx.root)
+        try FileManager.default.copyItem(atPath: shared.nginx.root, toPath: readOnly.nginx.root)
+        let campaign = try readOnly.origin.campaign(images: [
+            "https://cdn.example.com/cache/max-age%3D3600/inbox/hero.png", "https://cdn.example.com/bytes/777",
+        ])
+        let remote = "http://127.0.0.1:\(readOnly.nginx.port)/cache"
+        let result = try await readOnly.origin.run([
+            "prefetch", campaign, "--store", readOnly.store("b"), "--remote-cache", remote, "--format", "json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "store.remoteUnavailable").count == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("HTTP 403"))
+        let summary = try JSON.parse(result.stdout)["summary"]
+        #expect(summary?["fromRemote"] == 1, "the hero came from the read-only remote")
+        #expect(try readOnly.nginx.accessLog().contains { $0.contains(" 403 PUT /cache/cas/") })
+    }
+
+    @Test func noRemoteUploadReadsButNeverWrites() async throws {
+        let shared = try await Shared()
+        let result = try await shared.origin.run([
+            "prefetch", shared.origin.campaign, "--store", shared.store("a"), "--remote-cache", shared.remote,
+            "--no-remote-upload",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let log = try shared.nginx.accessLog()
+        #expect(!log.isEmpty && log.allSatisfy { $0.contains(" GET /cache/ac/") }, "\(log)")
+        #expect(try await shared.remoteBlobs().isEmpty)
+    }
+
+    @Test func twoProcessesUploadingTheSameBlobsAtOnceLeaveAConsistentRemote() async throws {
+        let shared = try await Shared()
+        let images = (0..<40).map { "https://cdn.example.com/bytes/\(1_000 + $0 * 37)" }
+        let campaign = try shared.origin.campaign(images: images)
+        let processes = try ["a", "b"].map { name in
+            try shared.origin.start([
+                "prefetch", campaign, "--store", shared.store(name), "--remote-cache", shared.remote, "--quiet",
+            ])
+        }
+        for process in processes {
+            #expect(await Child.wait(for: process, timeout: 120))
+            #expect(process.terminationStatus == 0)
+        }
+        let blobs = try await shared.remoteBlobs()
+        #expect(blobs.count == images.count)
+        #expect(blobs.allSatisfy { $0.key == $0.value }, "no torn or mixed blob")
+        #expect(shared.remoteRecords().count == images.count)
+        shared.origin.server.resetCounters()
+        let third = try await shared.origin.run([
+            "prefetch", campaign, "--store", shared.store("c"), "--remote-cache", shared.remote, "--format", "json",
+        ])
+        #expect(third.status == 0)
+        #expect(shared.origin.server.stats.bodyBytesSent == 0)
+        #expect(try JSON.parse(third.stdout)["summary"]?["fetched"] == 0)
+    }
+
+    @Test func offlineUsesTheRemoteUnlessNoRemote() async throws {
+        let shared = try await Shared()
+        let seed = try await shared.origin.run([
+            "prefetch", shared.origin.campaign, "--store", shared.store("a"), "--remote-cache", shared.remote,
+        ])
+        #expect(seed.status == 0)
+        shared.origin.server.resetCounters()
+        let offline = try await shared.origin.run([
+            "export", shared.origin.campaign, "--store", shared.store("b"), "--remote-cache", shared.remote,
+            "--offline", "--out", shared.store("out"), "--format", "json",
+        ])
+        #expect(offline.status == 0, "\(offline.stdout)\(offline.stderr)")
+        #expect(try JSON.parse(offline.stdout)["exported"] == 6)
+        #expect(shared.origin.server.stats.totalRequests == 0, "offline: no origin traffic")
+        let without = try await shared.origin.run([
+            "export", shared.origin.campaign, "--store", shared.store("c"), "--remote-cache", shared.remote,
+            "--offline", "--no-remote", "--out", shared.store("out2"), "--format", "json",
+        ])
+        #expect(without.status == 1)
+        #expect(try JSON.parse(without.stdout)["exported"] == 0)
+    }
+
+    @Test func remoteHeadersExpandTheEnvironmentAndAreValidated() async throws {
+        let shared = try await Shared()
+        let unset = try await CLI.run([
+            "prefetch", shared.origin.campaign, "--store", shared.store("a"), "--remote-cache", shared.remote,
+            "--remote-header", "Authorization: Bearer ${IA_TEST_UNSET_TOKEN}",
+        ])
+        #expect(unset.status == 64)
+        #expect(unset.stderr.contains("IA_TEST_UNSET_TOKEN"))
+        let set = try await shared.origin.run(
+            [
+                "prefetch", shared.origin.campaign, "--store", shared.store("a"), "--remote-cache", shared.remote,
+                "--remote-header", "Authorization: Bearer ${IA_TEST_TOKEN}",
+            ], environment: ["IA_TEST_TOKEN": "HEADERSECRET"])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(!Self.everything(set).contains("HEADERSECRET"))
+        #expect(!(try await shared.remoteBlobs()).isEmpty)
+        let bad = try await CLI.run([
+            "prefetch", shared.origin.campaign, "--remote-cache", "ftp://runner:REMOTESECRET@127.0.0.1/cache",
+        ])
+        #expect(bad.status == 64)
+        #expect(!Self.everything(bad).contains("REMOTESECRET"), "\(bad.stderr)")
+    }
+}
