@@ -41,7 +41,7 @@ enum CheckCommand {
                 help: "HLS segments fetched per VOD media playlist, spread from the first to the last (default 3: "
                     + "first, middle, last; a larger N finds a missing segment anywhere, at N requests a playlist)."),
             NetworkOptions.quiet,
-        ] + InputLimits.options + NetworkOptions.options + NetworkOptions.remoteOptions)
+        ] + InputLimits.options + NetworkOptions.options + NetworkOptions.remoteOptions + [ShardOption.option])
 
     static func run(_ invocation: Invocation) async throws -> Int32 {
         if invocation.flag("no-store") && invocation.value("store") != nil {
@@ -75,7 +75,8 @@ enum CheckCommand {
         let pipeline = CheckPipeline(
             options: CheckOptions(
                 resolve: resolveOptions, reader: limits.readerOptions,
-                hlsSegments: try invocation.int("hls-segments", in: 1...100_000) ?? 3),
+                hlsSegments: try invocation.int("hls-segments", in: 1...100_000) ?? 3,
+                shard: try ShardOption.parse(invocation)),
             retriever: retriever,
             passVerifier: verifier)
         let progress = ProgressLine(label: "assets", quiet: invocation.flag("quiet"))

@@ -33,7 +33,7 @@ enum ExportCommand {
             ),
             PrefetchCommand.video,
         ] + CommandTable.cardOptions + [CommandTable.formatTextJSON, NetworkOptions.quiet] + InputLimits.options
-            + NetworkOptions.options + NetworkOptions.remoteOptions)
+            + NetworkOptions.options + NetworkOptions.remoteOptions + [ShardOption.option])
 
     static func run(_ invocation: Invocation) async throws -> Int32 {
         guard let out = invocation.value("out"), !out.isEmpty else {

@@ -25,7 +25,7 @@ enum PrefetchCommand {
         ],
         options: [StoreCommand.storeOption, video] + CommandTable.cardOptions + [
             CommandTable.formatTextJSON, NetworkOptions.quiet,
-        ] + InputLimits.options + NetworkOptions.options + NetworkOptions.remoteOptions)
+        ] + InputLimits.options + NetworkOptions.options + NetworkOptions.remoteOptions + [ShardOption.option])
 
     static func run(_ invocation: Invocation) async throws -> Int32 {
         let run = try await Prefetch.run(invocation, offline: false, label: "prefetch", requireWritableStore: true)
@@ -74,6 +74,7 @@ struct Prefetch {
         }
         let options = try ResolveCommand.resolveOptions(invocation)
         let limits = try InputLimits.parse(invocation)
+        let shard = try ShardOption.parse(invocation)
         var inputs: [(name: String, bytes: [UInt8])] = []
         var inputErrors: [String] = []
         for operand in operands {
@@ -85,7 +86,7 @@ struct Prefetch {
         }
         let outcome = ResolveJob(options: options, readerOptions: limits.readerOptions).run(inputs)
         inputErrors += outcome.unusableInputs.map(\.description)
-        let plan = AssetPlan.make(outcome.run.cards)
+        let plan = AssetPlan.make(outcome.run.cards).sharded(shard)
 
         let store: AssetStore
         do {

@@ -18,12 +18,15 @@ public struct CheckOptions: Sendable {
     /// HLS segments sampled per VOD media playlist, first to last (`--hls-segments N`; default 3: first, middle,
     /// last).
     public var hlsSegments: Int
+    /// The slice of the assets this run fetches (`--shard I/N`); the others are reported as skipped.
+    public var shard: Shard
 
     public init(
         resolve: ResolveOptions = .init(), imageLimits: ImageLimits = .init(), maxInspectBytes: Int = 32 << 20,
-        videoConcurrency: Int = 8, reader: ReaderOptions = .init(), hlsSegments: Int = 3
+        videoConcurrency: Int = 8, reader: ReaderOptions = .init(), hlsSegments: Int = 3, shard: Shard = .all
     ) {
         self.hlsSegments = max(1, hlsSegments)
+        self.shard = shard
         self.resolve = resolve
         self.imageLimits = imageLimits
         self.maxInspectBytes = maxInspectBytes
@@ -87,14 +90,15 @@ public struct CheckPipeline: Sendable {
         _ inputs: [(name: String, bytes: [UInt8])], progress: (@Sendable (ProgressSnapshot) -> Void)? = nil
     ) async -> Outcome {
         let resolved = ResolveJob(options: options.resolve, readerOptions: options.reader).run(inputs)
-        let plan = AssetPlan.make(resolved.run.cards)
+        let plan = AssetPlan.make(resolved.run.cards).sharded(options.shard)
 
-        let downloads = plan.items.filter { $0.mode == .download }
+        let downloads = plan.items.filter { $0.mode == .download && !$0.otherShard }
         let fetched = await retriever.retrieveAll(plan.downloadRequests(retriever.limits), progress: progress)
         var retrieved: [String: RetrievedAsset] = [:]
         for asset in fetched { retrieved[asset.url] = asset }
         // URLs with a control character are never requested: each is a failed asset with its `input.badURL`.
         for asset in plan.refusedAssets() { retrieved[asset.url] = asset }
+        for asset in plan.otherShardAssets() { retrieved[asset.url] = asset }
         let videos = await probeVideos(plan.urls(.video))
 
         var inspections: [String: Inspection] = [:]
@@ -225,6 +229,7 @@ public struct CheckPipeline: Sendable {
         }
         guard let retrieved else { return }
         asset.source = retrieved.source.rawValue
+        if retrieved.source == .otherShard { return }  // skipped: another shard checks it
         asset.findings = retrieved.findings
         if let outcome = retrieved.outcome { copy(outcome, into: &asset) }
         if let entry = retrieved.entry {

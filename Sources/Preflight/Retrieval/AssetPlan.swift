@@ -27,6 +27,8 @@ public struct AssetPlan: Sendable, Hashable {
         /// Why the URL is never requested, whatever its mode: `input.badURL` when it holds a control character
         /// (see ``AssetPlan/refusal(of:)``). ``AssetPlan/urls(_:)`` leaves such items out.
         public var refusal: Finding?
+        /// The item belongs to another shard of a sharded run (``AssetPlan/sharded(_:)``): never retrieved here.
+        public var otherShard = false
 
         /// Creates an item.
         public init(url: String, roles: Set<AssetReference.Role>, mode: Mode, refusal: Finding? = nil) {
@@ -66,10 +68,12 @@ public struct AssetPlan: Sendable, Hashable {
     }
 
     /// The URLs of one mode to retrieve, in plan order (refused URLs left out: see ``refusedAssets()``).
-    public func urls(_ mode: Mode) -> [String] { items.filter { $0.mode == mode && $0.refusal == nil }.map(\.url) }
+    public func urls(_ mode: Mode) -> [String] {
+        items.filter { $0.mode == mode && $0.refusal == nil && !$0.otherShard }.map(\.url)
+    }
 
     /// The items that would be fetched but are refused (``Item/refusal``): never requested.
-    public var refused: [Item] { items.filter { $0.mode != .skip && $0.refusal != nil } }
+    public var refused: [Item] { items.filter { $0.mode != .skip && $0.refusal != nil && !$0.otherShard } }
 
     /// A failed retrieval for every refused item, as the retriever would report a failure: no body, the outcome
     /// `invalid-url`, and the refusal as its finding. Reports list these with the retrieved assets.

@@ -40,6 +40,7 @@ public struct RetrievalSummary: Sendable, Hashable {
             case .remote: fromRemote += 1
             case .memory: inMemory += 1
             case .missing: failed += 1
+            case .otherShard: self.assets -= 1  // another shard's: not this run's
             }
         }
     }

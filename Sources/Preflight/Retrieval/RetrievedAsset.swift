@@ -40,6 +40,8 @@ public struct RetrievedAsset: Sendable {
         case memory
         /// No body: the fetch failed, or offline and not stored.
         case missing
+        /// Not retrieved: another shard's asset in a sharded run (`--shard I/N`).
+        case otherShard = "other-shard"
     }
 
     /// The URL as retrieved (raw, secrets included: print ``redactedURL``).
