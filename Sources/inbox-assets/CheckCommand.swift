@@ -50,6 +50,9 @@ enum CheckCommand {
         if invocation.flag("no-store") && invocation.flag("offline") {
             throw invocation.usageError("--offline needs the store; it cannot be used with --no-store")
         }
+        if invocation.flag("no-store") && invocation.value("remote-cache") != nil && !invocation.flag("no-remote") {
+            throw invocation.usageError("--remote-cache needs the store; it cannot be used with --no-store")
+        }
         let resolveOptions = try ResolveCommand.resolveOptions(invocation)
         let limits = try InputLimits.parse(invocation)
         // The report's destination is checked before any input is read or asset fetched.
@@ -69,7 +72,7 @@ enum CheckCommand {
             throw CommandFailure(message: "\(error)", status: ExitCode.invalidInput)
         }
         let engine = try NetworkOptions.engine(invocation)
-        let remote = store == nil ? nil : try NetworkOptions.remote(invocation)
+        let remote = try NetworkOptions.remote(invocation)
         let retriever = try AssetRetriever.forCommand(
             invocation, fetcher: engine, store: store, offline: invocation.flag("offline"), remote: remote)
         let pipeline = CheckPipeline(
