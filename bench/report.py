@@ -341,10 +341,17 @@ served by the same nginx over HTTP/1.1 (a sparse file: an `ftyp` box, then zeros
   Wall clock {elapsed}; {v_fetched} fetched, {int(v_bytes):,} bytes, {v_failed} failed.
 - For scale: `curl -o /dev/null` of the same URL peaks at {curl_rss_mb:.1f} MiB.
 
-## How to reproduce
+""")
+if os.path.exists(os.path.join(results, "g1.json")):
+    # Item g (issue 15) renders itself: bench/report-remote.py.
+    out.append(subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                          "report-remote.py"), results],
+                              capture_output=True, text=True, check=True).stdout)
+out.append(f"""## How to reproduce
 
 `make bench` (or `bash bench/run.sh`); knobs: `BENCH_RUNS`, `BENCH_MESSAGES`, `BENCH_URLS`, `BENCH_PASSES`,
 `BENCH_INGEST_MB`, `BENCH_WORK`, and for the network half (`bench/network.sh`) `BENCH_FILES`,
-`BENCH_CONCURRENCY`, `BENCH_VIDEO_MB`. The exact commands are the ones in the tables (paths under the scratch directory).
+`BENCH_CONCURRENCY`, `BENCH_VIDEO_MB` (item g, `bench/remote.sh`, uses `BENCH_FILES` and `BENCH_CONCURRENCY` too).
+The exact commands are the ones in the tables (paths under the scratch directory).
 """)
 print("\n".join(out))

@@ -3,7 +3,8 @@
 # bench/RESULTS.md (machine, exact commands, median of BENCH_RUNS runs, ratio to the peer from the same run).
 #
 # Items (issue 8): c resolve rate, d pass verify, e store ingest here; a small files over loopback, b the 304 re-run,
-# c's request count and f peak RSS of a video prefetch in bench/network.sh (nginx on 127.0.0.1, run as this user).
+# c's request count and f peak RSS of a video prefetch in bench/network.sh (nginx on 127.0.0.1, run as this user);
+# g the shared remote cache and sharded runs in bench/remote.sh (issue 15).
 #
 # Environment: BENCH_RUNS (default 5), BENCH_MESSAGES (100000), BENCH_URLS (1000), BENCH_PASSES (1000),
 # BENCH_INGEST_MB (256), BENCH_FILES (10000), BENCH_CONCURRENCY (16), BENCH_H2_CONCURRENCY (= BENCH_CONCURRENCY), BENCH_VIDEO_MB (1024),
@@ -110,6 +111,9 @@ rm -rf "$disk_dir" "$work/store" "$work/ingest.bin"
 
 # MARK: a, b, c's request count, f: over loopback from nginx
 bash bench/network.sh "$bin" "$work" "$results" "$runs"
+
+# MARK: g. the shared remote cache and sharded runs (nginx as origin and WebDAV remote on 127.0.0.1)
+bash bench/remote.sh "$bin" "$work" "$results" "$runs"
 
 # MARK: report
 python3 bench/report.py "$results" "$messages" "$urls" "$passes" "$ingest_mb" "$work" >bench/RESULTS.md
