@@ -75,9 +75,11 @@ enum NetworkOptions {
             }
             timeout = seconds
         }
+        // Reads as many at once as the origin transfers (`--concurrency`): a warm remote serves every asset.
+        let readers = try invocation.int("concurrency", in: 1...1024) ?? 16
         let options = RemoteCacheOptions(
             url: url, headers: headers, caFile: invocation.value("cacert"), timeout: timeout,
-            uploads: !invocation.flag("no-remote-upload"),
+            readConnections: readers, uploads: !invocation.flag("no-remote-upload"),
             userAgent: invocation.value("user-agent") ?? "inbox-assets/1")
         return RemoteTier(cache: RemoteCache(options: options))
     }
