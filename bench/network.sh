@@ -27,33 +27,7 @@ rm -rf "$work"
 mkdir -p "$work/www/s" "$work/www/inbox" "$work/www/video" "$work/logs" "$work/tmp"
 
 # MARK: content: FILES small PNGs (1–8 KB), URLS PNGs for c, a sparse VIDEO_MB MiB .mp4 for f
-python3 - "$work/www" "$files" "$urls" <<'PY'
-import random, struct, sys, zlib
-
-www, files, urls = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-
-
-def chunk(kind, data):
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
-def png(size, rng):
-    """A valid 16x16 RGB PNG padded to SIZE bytes with a tEXt chunk, so `check` finds a real image."""
-    head = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 16, 16, 8, 2, 0, 0, 0))
-    tail = chunk(b"IDAT", zlib.compress((b"\x00" + b"\x80" * 48) * 16)) + chunk(b"IEND", b"")
-    pad = max(0, size - len(head) - len(tail) - 12 - 8)
-    text = b"Comment\x00" + bytes(rng.choice(b"abcdefghijklmnopqrstuvwxyz") for _ in range(pad))
-    return head + chunk(b"tEXt", text) + tail
-
-
-rng = random.Random(8)
-for i in range(files):
-    with open(f"{www}/s/f-{i:05d}.png", "wb") as f:
-        f.write(png(rng.randint(1024, 8192), rng))
-for i in range(urls):
-    with open(f"{www}/inbox/img-{i:04d}.png", "wb") as f:
-        f.write(png(rng.randint(1024, 8192), rng))
-PY
+python3 "$here/gen-pngs.py" 8 "$work/www/s/f-{:05d}.png:$files" "$work/www/inbox/img-{:04d}.png:$urls"
 du -sb "$work/www/s" | cut -f1 >"$results/a-bytes.txt"
 # Sparse: nginx serves VIDEO_MB MiB of zeros after an `ftyp` box without any disk or page cache to speak of.
 printf '\x00\x00\x00\x18ftypisom\x00\x00\x02\x00isomiso2' >"$work/www/video/big.mp4"

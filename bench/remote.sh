@@ -25,29 +25,7 @@ n="${BENCH_CONCURRENCY:-16}"
 rm -rf "$work"
 mkdir -p "$work/origin/s" "$work/cache" "$work/logs" "$work/tmp"
 
-python3 - "$work/origin" "$files" <<'PY'
-import random, struct, sys, zlib
-
-www, files = sys.argv[1], int(sys.argv[2])
-
-
-def chunk(kind, data):
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
-def png(size, rng):
-    head = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 16, 16, 8, 2, 0, 0, 0))
-    tail = chunk(b"IDAT", zlib.compress((b"\x00" + b"\x80" * 48) * 16)) + chunk(b"IEND", b"")
-    pad = max(0, size - len(head) - len(tail) - 12 - 8)
-    text = b"Comment\x00" + bytes(rng.choice(b"abcdefghijklmnopqrstuvwxyz") for _ in range(pad))
-    return head + chunk(b"tEXt", text) + tail
-
-
-rng = random.Random(15)
-for i in range(files):
-    with open(f"{www}/s/g-{i:05d}.png", "wb") as f:
-        f.write(png(rng.randint(1024, 8192), rng))
-PY
+python3 "$(dirname "$0")/gen-pngs.py" 15 "$work/origin/s/g-{:05d}.png:$files"
 du -sb "$work/origin/s" | cut -f1 >"$results/g-bytes.txt"
 
 read -r origin_port cache_port < <(python3 -c '

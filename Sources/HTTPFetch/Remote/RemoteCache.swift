@@ -129,6 +129,57 @@ public final class RemoteCache: Sendable {
         if state.withLock({ $0.readsDisabled }) { return .unavailable }
         let url = options.url + path.path
         let response = await readers.run(Transfer(url: url, upload: nil, sink: sink, maxBytes: maxBytes))
+        return classify(response, path: path)
+    }
+
+    /// A small entry (an `/ac/` record) read whole into memory, up to `maxBytes` (default 1 MiB).
+    public func get(_ path: RemotePath, maxBytes: Int = 1 << 20) async -> [UInt8]? {
+        let sink = MemorySink(capacity: maxBytes)
+        guard case .hit = await get(path, into: sink, maxBytes: maxBytes) else { return nil }
+        return sink.bytes
+    }
+
+    /// The entry to read after a record (an asset's blob): where, into which sink, at most how many bytes.
+    public struct FollowUp: Sendable {
+        public var path: RemotePath
+        public var sink: any FetchSink
+        public var maxBytes: Int?
+
+        public init(path: RemotePath, sink: any FetchSink, maxBytes: Int?) {
+            self.path = path
+            self.sink = sink
+            self.maxBytes = maxBytes
+        }
+    }
+
+    /// Reads a small record (as ``get(_:maxBytes:)``) and then, on the same worker thread without handing back in
+    /// between, the entry `follow` names from its bytes (`nil`: nothing more): one hand-off per asset instead of two.
+    /// - Returns: the record (`nil` on a miss or when the remote is unavailable) and what the follow-up read gave
+    ///   (`nil` when none was made).
+    public func get(
+        _ path: RemotePath, maxBytes: Int = 1 << 20, then follow: @escaping @Sendable ([UInt8]) -> FollowUp?
+    ) async -> (record: [UInt8]?, followed: RemoteRead?) {
+        if state.withLock({ $0.readsDisabled }) { return (nil, nil) }
+        let options = self.options
+        return await readers.run { [self] handle -> (record: [UInt8]?, followed: RemoteRead?) in
+            let sink = MemorySink(capacity: maxBytes)
+            let first = WorkerPool.perform(
+                handle, Transfer(url: options.url + path.path, upload: nil, sink: sink, maxBytes: maxBytes),
+                options: options)
+            guard case .hit = classify(first, path: path) else { return (nil, nil) }
+            let record = sink.bytes
+            guard let next = follow(record) else { return (record, nil) }
+            if state.withLock({ $0.readsDisabled }) { return (record, .unavailable) }
+            let second = WorkerPool.perform(
+                handle,
+                Transfer(url: options.url + next.path.path, upload: nil, sink: next.sink, maxBytes: next.maxBytes),
+                options: options)
+            return (record, classify(second, path: next.path))
+        }
+    }
+
+    /// What a GET's response means; a remote that fails disables reads (and uploads) for the run.
+    private func classify(_ response: Response, path: RemotePath) -> RemoteRead {
         switch response.status {
         case 200..<300:
             // The sink refused the bytes (too large, a full disk): the remote is fine, this answer unusable.
@@ -139,13 +190,6 @@ public final class RemoteCache: Sendable {
             disable(reads: true, reason: Self.reason(response, doing: "GET", path: path))
             return .unavailable
         }
-    }
-
-    /// A small entry (an `/ac/` record) read whole into memory, up to `maxBytes` (default 1 MiB).
-    public func get(_ path: RemotePath, maxBytes: Int = 1 << 20) async -> [UInt8]? {
-        let sink = MemorySink(capacity: maxBytes)
-        guard case .hit = await get(path, into: sink, maxBytes: maxBytes) else { return nil }
-        return sink.bytes
     }
 
     // MARK: Uploads
@@ -290,8 +334,13 @@ final class WorkerPool: Sendable {
     /// Runs `transfer` on a worker and waits for its response.
     func run(_ transfer: Transfer) async -> Response {
         let options = self.options
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Response, Never>) in
-            enqueue { handle in continuation.resume(returning: Self.perform(handle, transfer, options: options)) }
+        return await run { handle in Self.perform(handle, transfer, options: options) }
+    }
+
+    /// Runs `job` on a worker (blocking transfers on its handle) and waits for its result.
+    func run<Result: Sendable>(_ job: @escaping @Sendable (EasyHandle) -> Result) async -> Result {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
+            enqueue { handle in continuation.resume(returning: job(handle)) }
         }
     }
 

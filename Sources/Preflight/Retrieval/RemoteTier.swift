@@ -3,6 +3,7 @@ public import Findings
 import FoundationEssentials
 public import HTTPFetch
 import StrictJSON
+import Synchronization
 
 /// The shared remote store one level out from the local one (`--remote-cache`): the same content-addressed blobs
 /// under `/cas/{sha256}`, and one record per asset URL under `/ac/{sha256 of the URL}` — the local index record
@@ -74,11 +75,16 @@ public final class RemoteTier: Sendable {
     /// - Parameter limit: the largest body accepted (a larger remote entry is a miss).
     public func pull(_ url: String, store: AssetStore, limit: Int?) async -> Pull {
         let key = Self.key(url)
-        guard let bytes = await cache.get(.action(key)), let entry = Self.entry(bytes) else { return .miss }
-        if let limit, entry.blob.size > limit { return .miss }
-        let sink = StoreSink(store: store, limit: entry.blob.size)
-        let read = await cache.get(.blob(entry.blob.sha256), into: sink, maxBytes: entry.blob.size)
-        guard case .hit(let size, let sha256) = read else {
+        // The record and its blob in one worker job: the blob's read starts as soon as the record is parsed.
+        let made = MadeSink()
+        let (_, followed) = await cache.get(.action(key)) { bytes -> RemoteCache.FollowUp? in
+            guard let entry = Self.entry(bytes), limit.map({ entry.blob.size <= $0 }) ?? true else { return nil }
+            let sink = StoreSink(store: store, limit: entry.blob.size)
+            made.read.withLock { $0 = (entry, sink) }
+            return RemoteCache.FollowUp(path: .blob(entry.blob.sha256), sink: sink, maxBytes: entry.blob.size)
+        }
+        guard let followed, let (entry, sink) = made.read.withLock({ $0 }) else { return .miss }
+        guard case .hit(let size, let sha256) = followed else {
             sink.abort()
             return .miss
         }
@@ -101,6 +107,11 @@ public final class RemoteTier: Sendable {
             return .miss
         }
         return .stored(entry)
+    }
+
+    /// The record's entry and the blob sink the follow-up read made (on the remote's worker thread), for the commit.
+    private final class MadeSink: Sendable {
+        let read = Mutex<(StoreEntry, StoreSink)?>(nil)
     }
 
     /// Uploads an origin download: its blob (from the store), then its record. Returns at once.
