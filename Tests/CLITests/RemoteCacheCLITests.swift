@@ -81,7 +81,21 @@ import Testing
         for result in [first, second] { #expect(!Self.everything(result).contains("REMOTESECRET")) }
     }
 
-    @Test func aCorruptedRemoteBlobIsDetectedAndReplacedFromOrigin() async throws {
+    /// How a test damages a remote blob: one byte flipped (same size), bytes appended, bytes cut off.
+    enum Damage: String, CaseIterable {
+        case flip, append, truncate
+
+        func apply(_ bytes: inout [UInt8]) {
+            switch self {
+            case .flip: bytes[bytes.count / 2] ^= 0xff
+            case .append: bytes += Array(repeating: 0x41, count: 4096)
+            case .truncate: bytes.removeLast(bytes.count / 3)
+            }
+        }
+    }
+
+    @Test(arguments: Damage.allCases)
+    func aCorruptedRemoteBlobIsDetectedAndReplacedFromOrigin(damage: Damage) async throws {
         let shared = try await Shared()
         let first = try await shared.origin.run([
             "prefetch", shared.origin.campaign, "--store", shared.store("a"), "--remote-cache", shared.remote,
@@ -91,9 +105,8 @@ import Testing
             try AssetStore(directory: shared.store("a")).lookup(
                 "https://cdn.example.com/cache/max-age%3D3600/inbox/hero.png"))
         let path = shared.nginx.root + "/cache/cas/" + hero.blob.sha256
-        // The same size, one byte changed: only the hash can tell.
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        bytes[bytes.count / 2] ^= 0xff
+        damage.apply(&bytes)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
 
         shared.origin.server.resetCounters()
@@ -112,6 +125,48 @@ import Testing
         #expect(shared.origin.server.requests(for: "/cache/max-age%3D3600/inbox/hero.png") == 1)
         #expect(try await Child.sha256sum(path) == hero.blob.sha256, "the origin's copy replaced the damaged one")
         #expect(try await CLI.run(["store", "verify", "--store", shared.store("b")]).status == 0)
+    }
+
+    @Test(arguments: ["not json", "{\"schemaVersion\":1,\"sha256\":\"zz\",\"size\":-1,\"fetchedAtMillis\":0}", ""])
+    func aGarbageRecordIsAMissAndIsReplaced(record: String) async throws {
+        let shared = try await Shared()
+        let campaign = try shared.origin.campaign(images: ["https://cdn.example.com/inbox/hero.png"])
+        let key = try await Child.run(
+            "/usr/bin/env", ["sh", "-c", "printf %s \"$0\" | sha256sum", "https://cdn.example.com/inbox/hero.png"]
+        ).output.prefix(64)
+        let recordPath = shared.nginx.root + "/cache/ac/" + key
+        try FileManager.default.createDirectory(
+            atPath: shared.nginx.root + "/cache/ac", withIntermediateDirectories: true)
+        try Data(record.utf8).write(to: URL(fileURLWithPath: recordPath))
+        let result = try await shared.origin.run([
+            "prefetch", campaign, "--store", shared.store("a"), "--remote-cache", shared.remote, "--format", "json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try JSON.parse(result.stdout)["summary"]?["fetched"] == 1, "from origin")
+        let replaced = try JSON.parse(try String(contentsOfFile: recordPath, encoding: .utf8))
+        #expect(replaced["schemaVersion"] == 1, "the origin download's record replaced the garbage")
+        #expect(replaced["url"] == "https://cdn.example.com/inbox/hero.png")
+    }
+
+    @Test func denyPrivateDoesNotApplyToTheRemote() async throws {
+        // Fresh by max-age, so the second runner needs nothing from the (loopback, hence denied) origin.
+        let shared = try await Shared()
+        let campaign = try shared.origin.campaign(
+            images: (0..<5).map { "https://cdn.example.com/cache/max-age%3D3600/bytes/\(300 + $0)" })
+        let seed = try await shared.origin.run([
+            "prefetch", campaign, "--store", shared.store("a"), "--remote-cache", shared.remote,
+        ])
+        #expect(seed.status == 0, "\(seed.stderr)")
+        let denied = try await shared.origin.run([
+            "prefetch", campaign, "--store", shared.store("b"), "--deny-private", "--format", "json",
+        ])
+        #expect(denied.status == 1, "the loopback origin is refused")
+        let second = try await shared.origin.run([
+            "prefetch", campaign, "--store", shared.store("c"), "--remote-cache", shared.remote, "--deny-private",
+            "--format", "json",
+        ])
+        #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
+        #expect(try JSON.parse(second.stdout)["summary"]?["fromRemote"] == 5, "the loopback remote is trusted")
     }
 
     /// A remote that is down, slow, full or refusing: one warning, the origin serves, the check passes.

@@ -58,7 +58,8 @@ public enum RemotePath: Sendable, Hashable {
 
 /// The result of a remote GET.
 public enum RemoteRead: Sendable, Hashable {
-    /// `200`: the body reached the sink; its size and SHA-256 as received (check them: the server may lie).
+    /// `200`: the body reached the sink; its size and SHA-256 as received (check them: the server may lie). A body
+    /// cut off past its `maxBytes` is a hit with the bytes counted so far and an empty SHA-256 (the sink was aborted).
     case hit(bytes: Int, sha256: String)
     /// `404`: not in the cache.
     case miss
@@ -182,7 +183,9 @@ public final class RemoteCache: Sendable {
     private func classify(_ response: Response, path: RemotePath) -> RemoteRead {
         switch response.status {
         case 200..<300:
-            // The sink refused the bytes (too large, a full disk): the remote is fine, this answer unusable.
+            // More bytes than asked for: the caller sees a size that is not the one it expects (at least one more).
+            if response.oversized { return .hit(bytes: response.bytes, sha256: "") }
+            // The sink refused the bytes (a full disk): the remote is fine, this answer unusable.
             if response.failure != nil { return .unavailable }
             return .hit(bytes: response.bytes, sha256: response.sha256)
         case 404: return .miss
@@ -298,6 +301,8 @@ struct Response: Sendable {
     var sha256: String = ""
     /// Why the sink stopped the body, when it did.
     var failure: String?
+    /// The body went past the transfer's `maxBytes` (a remote blob larger than its record says).
+    var oversized = false
 }
 
 /// Threads, each with its own easy handle (connections kept alive per handle), taking closures from one queue.
@@ -386,7 +391,7 @@ final class WorkerPool: Sendable {
         withExtendedLifetime(headers) {}
         let status = handle.info(.responseCode) ?? 0
         if let failure = context.sinkFailure, (200..<300).contains(status) {
-            return Response(status: status, failure: failure)
+            return Response(status: status, bytes: context.bytes, failure: failure, oversized: context.oversized)
         }
         guard code == CURLE_OK else {
             let text = handle.errorText ?? String(cString: curl_easy_strerror(code))
@@ -452,10 +457,11 @@ final class TransferContext {
     private let handle: EasyHandle
     private let transfer: Transfer
     private let hasher = SHA256Hasher()
-    private var bytes = 0
+    private(set) var bytes = 0
     private var begun = false
     private var discarding = false
     private(set) var sinkFailure: String?
+    private(set) var oversized = false
     private var uploadBytes: [UInt8] = []
     private var uploadFD: Int32 = -1
     private var uploadOffset = 0
@@ -484,6 +490,8 @@ final class TransferContext {
         }
         if let maxBytes = transfer.maxBytes, bytes + chunk.count > maxBytes {
             sinkFailure = "larger than \(maxBytes) bytes"
+            oversized = true
+            bytes += chunk.count
             transfer.sink?.abort()
             return false
         }
