@@ -290,6 +290,51 @@ import Testing
         #expect(try JSON.parse(without.stdout)["exported"] == 0)
     }
 
+    /// nginx that wants credentials: basic auth (`runner:REMOTESECRET`, from the URL's userinfo) or a bearer token
+    /// (`--remote-header` from the environment); the wrong ones are refused, which costs one warning.
+    @Test(arguments: ["basic", "bearer"])
+    func credentialsReachTheRemoteAndNeverTheOutput(scheme: String) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ia-auth-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data("runner:{PLAIN}REMOTESECRET\n".utf8).write(to: URL(fileURLWithPath: directory + "/htpasswd"))
+        let extra =
+            scheme == "basic"
+            ? "auth_basic cache; auth_basic_user_file \(directory)/htpasswd;"
+            : "if ($http_authorization != \"Bearer HEADERSECRET\") { return 401; }"
+        let shared = try await Shared(extra: extra)
+        let base = "http://127.0.0.1:\(shared.nginx.port)/cache"
+        let good =
+            scheme == "basic"
+            ? ["--remote-cache", shared.remote]
+            : [
+                "--remote-cache", base, "--remote-header", "Authorization: Bearer ${IA_TEST_TOKEN}",
+            ]
+        let bad =
+            scheme == "basic"
+            ? ["--remote-cache", "http://runner:WRONG@127.0.0.1:\(shared.nginx.port)/cache"]
+            : [
+                "--remote-cache", base, "--remote-header", "Authorization: Bearer ${IA_TEST_WRONG}",
+            ]
+        let environment = ["IA_TEST_TOKEN": "HEADERSECRET", "IA_TEST_WRONG": "NOTIT"]
+        let first = try await shared.origin.run(
+            ["prefetch", shared.origin.campaign, "--store", shared.store("a")] + good, environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.isEmpty, "accepted: no warning")
+        #expect(try await shared.remoteBlobs().count == 6)
+        let refused = try await shared.origin.run(
+            ["prefetch", shared.origin.campaign, "--store", shared.store("b"), "--format", "json"] + bad,
+            environment: environment)
+        #expect(refused.status == 0, "a refusing remote never fails the run")
+        #expect(refused.stderr.contains("store.remoteUnavailable") && refused.stderr.contains("HTTP 401"))
+        #expect(try JSON.parse(refused.stdout)["summary"]?["fromRemote"] == 0)
+        for result in [first, refused] {
+            for secret in ["REMOTESECRET", "HEADERSECRET", "WRONG", "NOTIT"] {
+                #expect(!Self.everything(result).contains(secret), "\(secret)")
+            }
+        }
+    }
+
     @Test func remoteHeadersExpandTheEnvironmentAndAreValidated() async throws {
         let shared = try await Shared()
         let unset = try await CLI.run([
