@@ -335,6 +335,37 @@ import Testing
         }
     }
 
+    @Test func anHTTPSRemoteIsTrustedThroughCacert() async throws {
+        let origin = try PrefetchFixture()
+        let nginx = try await Nginx(mode: .webDAV(extra: "", tls: true))
+        // One --cacert for both: the fixture server's CA and nginx's self-signed certificate.
+        let bundle = origin.directory + "/bundle.pem"
+        let pems = try [origin.server.caFilePath!, nginx.certificate].map {
+            try String(contentsOfFile: $0, encoding: .utf8)
+        }
+        try Data(pems.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: bundle))
+        let network = [
+            "--connect-to", "cdn.example.com:443:127.0.0.1:\(origin.server.httpsPort!)", "--retries", "0",
+        ]
+        let remote = nginx.url("cache")
+        #expect(remote.hasPrefix("https://"))
+        let untrusted = try await CLI.run(
+            [
+                "prefetch", origin.campaign, "--store", origin.directory + "/a", "--remote-cache", remote, "--cacert",
+                origin.server.caFilePath!,
+            ] + network)
+        #expect(untrusted.status == 0, "\(untrusted.stderr)")
+        #expect(untrusted.stderr.contains("store.remoteUnavailable"), "nginx's certificate is not trusted")
+        let trusted = try await CLI.run(
+            [
+                "prefetch", origin.campaign, "--store", origin.directory + "/b", "--remote-cache", remote, "--cacert",
+                bundle,
+            ] + network)
+        #expect(trusted.status == 0, "\(trusted.stderr)")
+        #expect(trusted.stderr.isEmpty)
+        #expect(try nginx.accessLog().filter { $0.contains(" PUT /cache/cas/") }.count == 6)
+    }
+
     @Test func remoteHeadersExpandTheEnvironmentAndAreValidated() async throws {
         let shared = try await Shared()
         let unset = try await CLI.run([

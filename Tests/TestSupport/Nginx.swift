@@ -14,14 +14,15 @@ public final class Nginx: Sendable {
     public enum Mode: Sendable {
         /// HTTPS with HTTP/2, read-only.
         case http2
-        /// Plain HTTP with WebDAV PUT and DELETE (`create_full_put_path on`, no body size limit), plus extra server
-        /// directives (e.g. `location /cas/ { limit_except GET { deny all; } }`).
-        case webDAV(extra: String)
+        /// WebDAV PUT and DELETE (`create_full_put_path on`, no body size limit) over plain HTTP, or HTTPS with
+        /// `tls` (the certificate in ``Nginx/certificate``), plus extra server directives (e.g.
+        /// `location / { limit_except GET { deny all; } }`).
+        case webDAV(extra: String, tls: Bool = false)
     }
 
     /// The site's root directory (files go here), next to nginx's config, logs and certificate.
     public let root: String
-    /// The PEM certificate nginx presents in ``Mode/http2`` (self-signed for 127.0.0.1): the engine's CA file.
+    /// The PEM certificate nginx presents over HTTPS (self-signed for 127.0.0.1): the client's CA file.
     public let certificate: String
     public let port: Int
     private let directory: String
@@ -51,9 +52,13 @@ public final class Nginx: Sendable {
         try FileManager.default.createDirectory(atPath: directory + "/tmp", withIntermediateDirectories: true)
         port = closedPort()
         let listen: String
+        var tls = false
         switch mode {
-        case .http2:
-            scheme = "https"
+        case .http2: tls = true
+        case .webDAV(_, let secure): tls = secure
+        }
+        scheme = tls ? "https" : "http"
+        if tls {
             let made = try await Child.run(
                 "/usr/bin/openssl",
                 [
@@ -62,15 +67,21 @@ public final class Nginx: Sendable {
                     "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", directory + "/key.pem", "-out", certificate,
                 ])
             guard made.status == 0 else { throw Failure(description: "openssl req -x509 failed: \(made.errors)") }
+        }
+        let certificates = """
+            ssl_certificate \(certificate);
+                    ssl_certificate_key \(directory)/key.pem;
+            """
+        switch mode {
+        case .http2:
             listen = """
                 listen 127.0.0.1:\(port) ssl http2;
-                        ssl_certificate \(certificate);
-                        ssl_certificate_key \(directory)/key.pem;
+                        \(certificates)
                 """
-        case .webDAV(let extra):
-            scheme = "http"
+        case .webDAV(let extra, _):
             listen = """
-                listen 127.0.0.1:\(port);
+                listen 127.0.0.1:\(port)\(tls ? " ssl" : "");
+                        \(tls ? certificates : "")
                         dav_methods PUT DELETE;
                         create_full_put_path on;
                         client_max_body_size 0;
