@@ -230,6 +230,32 @@ import Testing
         #expect(try readOnly.nginx.accessLog().contains { $0.contains(" 403 PUT /cache/cas/") })
     }
 
+    @Test func aBlobTheLocalStoreHoldsIsNotDownloadedAgain() async throws {
+        // Two URLs, the same bytes (the fixture's generated body): the second's record is new here, its blob is not.
+        let shared = try await Shared()
+        let first = "https://cdn.example.com/cache/max-age%3D3600/bytes/777"
+        let second = "https://cdn.example.com/cache/max-age%3D600/bytes/777"
+        let both = try shared.origin.campaign(images: [first, second], name: "both.json")
+        let seed = try await shared.origin.run([
+            "prefetch", both, "--store", shared.store("a"), "--remote-cache", shared.remote,
+        ])
+        #expect(seed.status == 0, "\(seed.stderr)")
+        let local = try await shared.origin.run([
+            "prefetch", try shared.origin.campaign(images: [first], name: "first.json"), "--store", shared.store("b"),
+        ])
+        #expect(local.status == 0)
+        let logged = try shared.nginx.accessLog().count
+        let result = try await shared.origin.run([
+            "prefetch", try shared.origin.campaign(images: [second], name: "second.json"), "--store",
+            shared.store("b"), "--remote-cache", shared.remote, "--format", "json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try JSON.parse(result.stdout)["summary"]?["fromRemote"] == 1)
+        let requests = try shared.nginx.accessLog().dropFirst(logged)
+        #expect(requests.count == 1 && requests.allSatisfy { $0.contains(" GET /cache/ac/") }, "\(requests)")
+        #expect(try await CLI.run(["store", "verify", "--store", shared.store("b")]).status == 0)
+    }
+
     @Test func noRemoteUploadReadsButNeverWrites() async throws {
         let shared = try await Shared()
         let result = try await shared.origin.run([

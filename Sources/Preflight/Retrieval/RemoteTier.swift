@@ -79,11 +79,25 @@ public final class RemoteTier: Sendable {
         let made = MadeSink()
         let (_, followed) = await cache.get(.action(key)) { bytes -> RemoteCache.FollowUp? in
             guard let entry = Self.entry(bytes), limit.map({ entry.blob.size <= $0 }) ?? true else { return nil }
+            if case .intact? = try? store.path(entry.blob) {
+                // The same bytes are already stored (under another URL): only the record is new here.
+                made.read.withLock { $0 = (entry, nil) }
+                return nil
+            }
             let sink = StoreSink(store: store, limit: entry.blob.size)
             made.read.withLock { $0 = (entry, sink) }
             return RemoteCache.FollowUp(path: .blob(entry.blob.sha256), sink: sink, maxBytes: entry.blob.size)
         }
-        guard let followed, let (entry, sink) = made.read.withLock({ $0 }) else { return .miss }
+        guard let (entry, blobSink) = made.read.withLock({ $0 }) else { return .miss }
+        guard let sink = blobSink else {
+            do throws(StoreError) {
+                try store.record(url: url, entry: entry)
+            } catch {
+                return .miss
+            }
+            return .stored(entry)
+        }
+        guard let followed else { return .miss }
         guard case .hit(let size, let sha256) = followed else {
             sink.abort()
             return .miss
@@ -109,9 +123,10 @@ public final class RemoteTier: Sendable {
         return .stored(entry)
     }
 
-    /// The record's entry and the blob sink the follow-up read made (on the remote's worker thread), for the commit.
+    /// The record's entry and the blob sink the follow-up read made (on the remote's worker thread), for the commit;
+    /// no sink when the store already held the blob.
     private final class MadeSink: Sendable {
-        let read = Mutex<(StoreEntry, StoreSink)?>(nil)
+        let read = Mutex<(StoreEntry, StoreSink?)?>(nil)
     }
 
     /// Uploads an origin download: its blob (from the store), then its record. Returns at once.
