@@ -49,4 +49,15 @@ struct RemoteCacheTests {
         #expect(cache.problem == nil, "a too-large answer is this entry's problem, not the remote's")
         #expect(await cache.putNow(.action("k"), body: .bytes([1])))
     }
+
+    @Test func anUploadWhoseFileIsGoneSkipsItsRecordAndKeepsTheRemote() async throws {
+        let nginx = try await Nginx(mode: .webDAV(extra: ""))
+        let cache = RemoteCache(options: RemoteCacheOptions(url: nginx.url("c")))
+        let blob = String(repeating: "b", count: 64)
+        cache.put([(.blob(blob), .file(nginx.root + "/no-such-file")), (.action("k1"), .bytes([1]))])
+        #expect(await cache.finishUploads(within: 30) == 0)
+        #expect(cache.problem == nil, "a local read failure is not the remote's")
+        #expect(await cache.get(.action("k1")) == nil, "no record without its blob")
+        #expect(await cache.putNow(.action("k2"), body: .bytes([2])), "uploads still work")
+    }
 }

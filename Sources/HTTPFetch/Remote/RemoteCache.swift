@@ -220,6 +220,7 @@ public final class RemoteCache: Sendable {
                 let response = WorkerPool.perform(
                     handle, Transfer(url: options.url + path.path, upload: body, sink: nil, maxBytes: nil),
                     options: options)
+                if response.localFailure { break }  // the rest (the record) must not go without its blob
                 guard (200..<300).contains(response.status) else {
                     disable(reads: response.status == 0, reason: Self.reason(response, doing: "PUT", path: path))
                     break
@@ -236,6 +237,7 @@ public final class RemoteCache: Sendable {
         guard options.uploads, !state.withLock({ $0.uploadsDisabled }) else { return false }
         let response = await uploaders.run(
             Transfer(url: options.url + path.path, upload: body, sink: nil, maxBytes: nil))
+        if response.localFailure { return false }
         guard (200..<300).contains(response.status) else {
             disable(reads: response.status == 0, reason: Self.reason(response, doing: "PUT", path: path))
             return false
@@ -303,6 +305,8 @@ struct Response: Sendable {
     var failure: String?
     /// The body went past the transfer's `maxBytes` (a remote blob larger than its record says).
     var oversized = false
+    /// The upload's own body could not be read (a blob gc removed meanwhile): no fault of the remote.
+    var localFailure = false
 }
 
 /// Threads, each with its own easy handle (connections kept alive per handle), taking closures from one queue.
@@ -376,7 +380,7 @@ final class WorkerPool: Sendable {
         handle.set(.writeData, pointer)
         if let upload = transfer.upload {
             guard let size = context.openUpload(upload) else {
-                return Response(status: 0, errorText: "cannot read the body to upload")
+                return Response(status: 0, errorText: "cannot read the body to upload", localFailure: true)
             }
             handle.set(.upload, 1)
             handle.set(.inFileSize, Int64(size))
