@@ -30,6 +30,9 @@ public enum AssetFindingCode {
     /// The remote cache was down, slow, refusing (401/403) or full (413/507): the run went on with the origin, once
     /// for the whole run (warning; never fails a check).
     public static let remoteUnavailable = "store.remoteUnavailable"
+    /// A sharded `check` (`--shard I/N`): how many assets this run checked and how many it left to other shards,
+    /// whose assets are reported as skipped (`source: "other-shard"`) (info, once per run).
+    public static let otherShard = "asset.otherShard"
     /// The server sent `Cache-Control: no-store`: the body was used for this run only and will not be there
     /// offline or for an export (warning).
     public static let noStore = "asset.noStore"

@@ -125,6 +125,18 @@ public struct CheckPipeline: Sendable {
             // One warning for the run, not a finding per asset: no card is broken because of the store.
             inputFindings.append(SourcedFinding(source: store.directory, finding: finding))
         }
+        if options.shard.count > 1 {
+            let fetchedHere = plan.items.filter { $0.mode != .skip && !$0.otherShard }.count
+            let others = plan.items.filter(\.otherShard).count
+            inputFindings.append(
+                SourcedFinding(
+                    source: "--shard \(options.shard)",
+                    finding: .info(
+                        AssetFindingCode.otherShard,
+                        "shard \(options.shard): \(fetchedHere) asset\(fetchedHere == 1 ? "" : "s") checked here; "
+                            + "\(others) belong to other shards and are reported as skipped (their cards' verdicts "
+                            + "are complete only in an un-sharded check)")))
+        }
         var report = CheckReport(
             options: options.resolve, summary: CheckSummary(), inputFindings: inputFindings, cards: cards,
             passes: passes)
