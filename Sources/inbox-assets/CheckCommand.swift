@@ -54,6 +54,7 @@ enum CheckCommand {
         let limits = try InputLimits.parse(invocation)
         // The report's destination is checked before any input is read or asset fetched.
         let output = try OutputTarget.prepare(invocation.value("output"))
+        if invocation.flag("offline") { try StoreCommand.requireExisting(invocation) }
         let (inputs, unreadable) = try ResolveCommand.readInputs(invocation, limits: limits)
 
         let store: AssetStore?
@@ -83,7 +84,7 @@ enum CheckCommand {
         }
         await engine.shutdown()
         progress.finish()
-        outcome.report.inputFindings += unreadable.map(\.finding)
+        outcome.report.appendInputFindings(unreadable.map(\.finding))
 
         let rendered: String
         switch invocation.value("format") {
