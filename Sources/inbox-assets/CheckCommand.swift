@@ -93,7 +93,8 @@ enum CheckCommand {
         case "html": rendered = HTMLReport.render(outcome.report, image: outcome.body(for:))
         default:
             let color = output.isStandardOutput && Console.stdoutWantsColor
-            rendered = CheckTextReport.render(outcome.report, style: TextStyle(color: color))
+            let width = output.isStandardOutput ? Console.width(of: STDOUT_FILENO) : nil
+            rendered = CheckTextReport.render(outcome.report, style: TextStyle(color: color), width: width)
         }
         try output.write(rendered)
         return ResolveCommand.exitCode(
