@@ -41,7 +41,7 @@ enum CheckCommand {
                 help: "HLS segments fetched per VOD media playlist, spread from the first to the last (default 3: "
                     + "first, middle, last; a larger N finds a missing segment anywhere, at N requests a playlist)."),
             NetworkOptions.quiet,
-        ] + InputLimits.options + NetworkOptions.options)
+        ] + AppIdentityOptions.options + InputLimits.options + NetworkOptions.options)
 
     static func run(_ invocation: Invocation) async throws -> Int32 {
         if invocation.flag("no-store") && invocation.value("store") != nil {
@@ -55,6 +55,7 @@ enum CheckCommand {
         // The report's destination is checked before any input is read or asset fetched.
         let output = try OutputTarget.prepare(invocation.value("output"))
         if invocation.flag("offline") { try StoreCommand.requireExisting(invocation) }
+        let iconFile = try AppIdentityOptions.readIconFile(invocation, limits: limits)
         let (inputs, unreadable) = try ResolveCommand.readInputs(invocation, limits: limits)
 
         let store: AssetStore?
@@ -82,6 +83,8 @@ enum CheckCommand {
         var outcome = await pipeline.run(inputs) { snapshot in
             progress.update(done: snapshot.done, total: snapshot.total, bytes: snapshot.bytes, failed: snapshot.failed)
         }
+        let html = invocation.value("format") == "html"
+        let app = html ? await AppIdentityOptions.identity(invocation, file: iconFile, engine: engine) : .init()
         await engine.shutdown()
         progress.finish()
         outcome.report.appendInputFindings(unreadable.map(\.finding))
@@ -90,7 +93,7 @@ enum CheckCommand {
         switch invocation.value("format") {
         case "json": rendered = outcome.report.json.serialized(pretty: true) + "\n"
         case "junit": rendered = JUnitReport.render(outcome.report)
-        case "html": rendered = HTMLReport.render(outcome.report, image: outcome.body(for:))
+        case "html": rendered = HTMLReport.render(outcome.report, image: outcome.body(for:), app: app)
         default:
             let color = output.isStandardOutput && Console.stdoutWantsColor
             let width = output.isStandardOutput ? Console.width(of: STDOUT_FILENO) : nil
