@@ -92,7 +92,10 @@ public enum Placeholders {
     public static func matches(_ text: String) -> [Match] {
         var found: [Match] = []
         var cursor = text.startIndex
-        while let open = text[cursor...].range(of: "{{"), let close = text[open.upperBound...].range(of: "}}") {
+        // The innermost `{{` before each `}}`: `{{ {{x}}` is the placeholder `x` after a stray `{{ `.
+        while let first = text[cursor...].range(of: "{{"), let close = text[first.upperBound...].range(of: "}}"),
+            let open = text[first.lowerBound..<close.lowerBound].range(of: "{{", options: .backwards)
+        {
             let inner = text[open.upperBound..<close.lowerBound]
             let parts = inner.split(separator: "|", maxSplits: 1)
             let name = parts.first.map { $0.trimmingCharacters(in: " ") } ?? ""
