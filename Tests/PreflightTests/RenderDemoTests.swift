@@ -1,6 +1,7 @@
 import FixtureServer
 import Foundation
 import HTTPFetch
+import InboxCards
 import Preflight
 import StrictJSON
 import Testing
@@ -11,7 +12,7 @@ import WalletPass
 /// embeds the fetched images, names every card and leaks no secret, and Chromium draws it.
 @Suite(.serialized)
 struct RenderDemoTests {
-    static func demoOutcome() async throws -> CheckPipeline.Outcome {
+    static func demoOutcome(_ resolve: ResolveOptions = ResolveOptions()) async throws -> CheckPipeline.Outcome {
         let root = RenderFixtures.root
         let server = try FixtureServer(root: "\(root)/Fixtures/www")
         defer { server.stop() }
@@ -20,7 +21,7 @@ struct RenderDemoTests {
             retries: 0, connectTo: ["cdn.example.com:443:127.0.0.1:\(port)"], caFile: server.caFilePath)
         let engine = try FetchEngine(options: network)
         let pipeline = CheckPipeline(
-            options: CheckOptions(), retriever: AssetRetriever(fetcher: engine, store: nil),
+            options: CheckOptions(resolve: resolve), retriever: AssetRetriever(fetcher: engine, store: nil),
             passVerifier: try PassVerifier())
         let bytes = RenderFixtures.readFile("\(root)/Fixtures/campaigns/demo.json")
         let outcome = await pipeline.run([(name: "demo.json", bytes: bytes)])
