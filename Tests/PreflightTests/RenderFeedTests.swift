@@ -149,13 +149,19 @@ struct RenderFeedTests {
         #expect(PreviewChecks.problem(width: width, height: height, role: role, kind: kind)?.code == code)
     }
 
+    /// One banner whose hero image is `width`×`height`.
+    static func banner(width: Int, height: Int) -> CheckReport {
+        let campaign =
+            #"{"content": "b", "inbox_days": 1, "inbox_image": "https://cdn.example.com/hero.png", "data": {"displayType": "banner"}}"#
+        var report = RenderFixtures.report(campaign, passes: [])
+        report.cards[0].assets[0].width = width
+        report.cards[0].assets[0].height = height
+        return report
+    }
+
     /// An 8×8 hero is drawn in the banner's frame with a visible mark and a finding.
     @Test func tinyHeroIsMarkedOnTheCard() throws {
-        let campaign =
-            #"{"content": "b", "inbox_days": 1, "inbox_image": "https://cdn.example.com/tiny.png", "data": {"displayType": "banner"}}"#
-        var report = RenderFixtures.report(campaign, passes: [])
-        report.cards[0].assets[0].width = 8
-        report.cards[0].assets[0].height = 8
+        var report = Self.banner(width: 8, height: 8)
         report.cards = report.cards.map(PreviewChecks.annotate)
         #expect(report.cards[0].assets[0].findings.map(\.code) == [PreviewFindingCode.imageTooSmall])
         let card = try #require(
@@ -166,11 +172,7 @@ struct RenderFeedTests {
 
     /// An image above the embedding budget is a frame that says its pixel size and bytes.
     @Test func largeImageIsAFrameWithItsSize() throws {
-        let campaign =
-            #"{"content": "b", "inbox_days": 1, "inbox_image": "https://cdn.example.com/big.png", "data": {"displayType": "banner"}}"#
-        var report = RenderFixtures.report(campaign, passes: [])
-        report.cards[0].assets[0].width = 4000
-        report.cards[0].assets[0].height = 2000
+        let report = Self.banner(width: 4000, height: 2000)
         let big = [UInt8](repeating: 0, count: HTMLReport.maxImageBytes + 1)
         let html = HTMLReport.render(report, image: { _ in (big, "image/png") })
         #expect(!html.contains(";base64,"))

@@ -590,22 +590,10 @@ public enum HTMLReport {
 
     /// `1 Dec 2026, 09:30` (UTC), as the feed shows a message's date.
     static func dateText(_ seconds: Int64) -> String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let time = seconds - days * 86_400
-        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let date = CivilDate(seconds: seconds)
         let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let (hour, minute) = (time / 3600, time / 60 % 60)
-        return
-            "\(day) \(names[Int(month) - 1]) \(year), \(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute)"
+        let two = { (value: Int64) in value < 10 ? "0\(value)" : "\(value)" }
+        return "\(date.day) \(names[Int(date.month) - 1]) \(date.year), \(two(date.hour)):\(two(date.minute))"
     }
 
     static func byteText(_ bytes: Int) -> String {
