@@ -88,34 +88,49 @@ public enum Placeholders {
         public var defaultValue: String?
     }
 
-    /// Every placeholder in `text`, in order.
+    /// Every placeholder in `text`, in order: each `}}` closes the innermost `{{` before it (`{{ {{x}}` is the
+    /// placeholder `x` after a stray `{{ `).
     public static func matches(_ text: String) -> [Match] {
         var found: [Match] = []
-        var cursor = text.startIndex
-        // The innermost `{{` before each `}}`: `{{ {{x}}` is the placeholder `x` after a stray `{{ `.
-        while let first = text[cursor...].range(of: "{{"), let close = text[first.upperBound...].range(of: "}}"),
-            let open = text[first.lowerBound..<close.lowerBound].range(of: "{{", options: .backwards)
-        {
-            let inner = text[open.upperBound..<close.lowerBound]
-            let parts = inner.split(separator: "|", maxSplits: 1)
-            let name = parts.first.map { $0.trimmingCharacters(in: " ") } ?? ""
-            var defaultValue: String?
-            if parts.count == 2 {
-                let filter = parts[1].trimmingCharacters(in: " ")
-                if filter.hasPrefix("default:") {
-                    var value = Substring(filter.dropFirst("default:".count)).trimmingCharacters(in: " ")
-                    if value.count >= 2, let first = value.first, first == "'" || first == "\"", value.last == first {
-                        value = String(value.dropFirst().dropLast())
-                    }
-                    defaultValue = value
+        var open: String.Index?
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(after: index)
+            guard next < text.endIndex, text[index] == text[next], text[index] == "{" || text[index] == "}" else {
+                index = next
+                continue
+            }
+            let after = text.index(after: next)
+            if text[index] == "{" {
+                open = index
+            } else if let start = open {
+                if let match = parse(text[text.index(start, offsetBy: 2)..<index], range: start..<after) {
+                    found.append(match)
                 }
+                open = nil
             }
-            if !name.isEmpty && !name.contains("{") {
-                found.append(Match(range: open.lowerBound..<close.upperBound, name: name, defaultValue: defaultValue))
-            }
-            cursor = close.upperBound
+            index = after
         }
         return found
+    }
+
+    /// `name` or `name|default:'text'` (also `"text"`), spaces around the parts allowed.
+    private static func parse(_ inner: Substring, range: Range<String.Index>) -> Match? {
+        let parts = inner.split(separator: "|", maxSplits: 1)
+        let name = parts.first.map { $0.trimmingCharacters(in: " ") } ?? ""
+        guard !name.isEmpty, !name.contains("{"), !name.contains("}") else { return nil }
+        var defaultValue: String?
+        if parts.count == 2 {
+            let filter = parts[1].trimmingCharacters(in: " ")
+            if filter.hasPrefix("default:") {
+                var value = Substring(filter.dropFirst("default:".count)).trimmingCharacters(in: " ")
+                if value.count >= 2, let first = value.first, first == "'" || first == "\"", value.last == first {
+                    value = String(value.dropFirst().dropLast())
+                }
+                defaultValue = value
+            }
+        }
+        return Match(range: range, name: name, defaultValue: defaultValue)
     }
 
     /// The names of the placeholders in `text` that have no default.
