@@ -155,6 +155,24 @@ struct EarlyErrorCLITests {
         #expect(text.stdout.contains("\nerrors           1\n"), "\(text.stdout)")
     }
 
+    /// The demo without a store: every body the server sent for an answer that worked (images, the pass, video
+    /// ranges, HLS playlists, segments and keys) is counted in `bytesFetched`; only error pages (the demo's 404s,
+    /// a few bytes each) are not.
+    @Test func bytesFetchedIsWhatTheServerSent() async throws {
+        let server = try FixtureServer(root: CLI.fixture("www"))
+        defer { server.stop() }
+        let result = try await CLI.run([
+            "check", "Fixtures/campaigns/demo.json", "--platform", "all", "--no-store", "--quiet", "--format", "json",
+            "--retries", "0", "--connect-to", "cdn.example.com:443:127.0.0.1:\(server.httpsPort!)", "--cacert",
+            server.caFilePath!,
+        ])
+        #expect(result.status == 1, "\(result.stderr)")
+        let sent = server.stats.bodyBytesSent
+        let fetched = try #require(try JSON.parse(result.stdout)["summary"]?["bytesFetched"]?.numberValue?.intValue)
+        #expect(fetched > 200 << 10)
+        #expect(fetched <= sent && sent - fetched < 256, "\(fetched) B counted, \(sent) B sent")
+    }
+
     /// `--no-store` downloads into memory; those bytes are counted as fetched.
     @Test func inMemoryDownloadsCountAsFetched() async throws {
         let server = try FixtureServer(root: CLI.fixture("www"))
