@@ -13,7 +13,7 @@ struct PreviewCLITests {
     @Test func appNameGivesTheInitial() async throws {
         let plain = try await Self.html([])
         #expect(plain.status == 0)
-        #expect(plain.stdout.contains(">#</div>"), "standard input's name has no letter")
+        #expect(plain.stdout.contains(">App</div>"), "no app name: a placeholder")
         let named = try await Self.html(["--app-name", "Zest"])
         #expect(named.status == 0)
         #expect(named.stdout.contains(">Z</div>"))

@@ -126,7 +126,8 @@ struct RenderFeedTests {
         let campaign = #"{"request": {"notifications": [{"ios_title": "t", "content": "b", "inbox_days": 1}]}}"#
         let report = RenderFixtures.report(campaign, source: "zebra.json", passes: [])
         let plain = try #require(RenderHTMLTests.card("zebra", in: HTMLReport.render(report, image: { _ in nil })))
-        #expect(plain.contains(">Z</div>"))
+        #expect(plain.contains("style=\"background:#aeaeb2\">App</div>"), "not the file's initial")
+        #expect(!plain.contains(">Z</div>"))
         let named = HTMLReport.render(report, image: { _ in nil }, app: .init(name: "Avomark"))
         #expect(try #require(RenderHTMLTests.card("zebra", in: named)).contains(">A</div>"))
         let icon = HTMLReport.render(

@@ -12,7 +12,7 @@ import InboxCards
 /// |---|---|
 /// | banner | the hero image, full bleed |
 /// | captioned | the hero image, then title, body and the buttons |
-/// | classic | a coloured initial avatar (or the avatar/icon image), title, body, the buttons |
+/// | classic | the avatar/icon image, else the app's icon or initial (``AppIdentity``), title, body, the buttons |
 /// | legacy | (Android) the `b` banner, then the icon row with title and body; no buttons, no pin |
 /// | carousel | title and body, then the slides in a row with their VoiceOver captions |
 /// | video | the poster (or a dark frame) with a play badge, then title and body |
@@ -422,7 +422,7 @@ public enum HTMLReport {
 
     /// The round picture of a classic card (the avatar, or Android's icon) or the 32 pt icon of a captioned one:
     /// the message's own image when it has one, else the app's icon, else the app's initial (`--app-name`; without
-    /// it the message code's, else the input file's).
+    /// it a grey `App`).
     private static func writeIcon(
         _ check: CardCheck, images: Images, app: AppIdentity, size: String, to out: inout String
     ) {
@@ -432,9 +432,8 @@ public enum HTMLReport {
         } else if images.appIcon {
             out += "<div class=\"\(size) img app-icon\" role=\"img\" aria-label=\"app icon\"></div>"
         } else {
-            let (initial, hue) = avatar(for: check.card, appName: app.name)
-            out +=
-                "<div class=\"\(size) initial\" style=\"background:hsl(\(hue),55%,45%)\">\(Markup.text(initial))</div>"
+            let (text, background) = avatar(appName: app.name)
+            out += "<div class=\"\(size) initial\" style=\"background:\(background)\">\(Markup.text(text))</div>"
         }
     }
 
@@ -578,14 +577,15 @@ public enum HTMLReport {
         return parts.isEmpty ? asset.status.rawValue : parts.joined(separator: ", ")
     }
 
-    /// A classic card's initial (the app's name, else the message code, else the input file) and a hue stable
-    /// across runs.
-    static func avatar(for card: ResolvedCard, appName: String? = nil) -> (initial: String, hue: Int) {
-        let basis = appName ?? card.code ?? JUnitReport.inputFile(of: card.id)
-        let initial = basis.first { $0.isLetter || $0.isNumber }.map { String($0).uppercased() } ?? "#"
+    /// A classic card's avatar without an image: the app's initial (`--app-name`) on a colour of the app's, stable
+    /// across runs, as the SDK draws it; without a name, a grey `App` placeholder.
+    static func avatar(appName: String?) -> (text: String, background: String) {
+        guard let appName, let letter = appName.first(where: { $0.isLetter || $0.isNumber }) else {
+            return ("App", "#aeaeb2")  // the tool cannot know the app: a neutral placeholder, not a made-up letter
+        }
         var hash: UInt32 = 2_166_136_261  // FNV-1a: Hasher is seeded per process, colours must not change
-        for byte in card.id.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return (initial, Int(hash % 360))
+        for byte in appName.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return (String(letter).uppercased(), "hsl(\(hash % 360),55%,45%)")
     }
 
     /// `1 Dec 2026, 09:30` (UTC), as the feed shows a message's date.
