@@ -64,8 +64,9 @@ struct FittedTable {
                 let floor = max(target, TextTable.width(header[column]), 1)
                 if widths[column] > floor { widths[column] = max(floor, widths[column] - excess) }
             case .compactIDs(let column):
+                let shared = sharesInput(column)
                 let compact = rows.reduce(TextTable.width(header[column])) {
-                    max($0, TextTable.width(Self.compactID($1.cells[column])))
+                    max($0, TextTable.width(Self.compactID($1.cells[column], sharedInput: shared)))
                 }
                 widths[column] = min(widths[column], compact)
             case .drop(let column):
@@ -80,30 +81,41 @@ struct FittedTable {
         let (widths, kept) = layout(width: width)
         let columns = header.indices.filter { kept[$0] }
         var table = TextTable(header: columns.map { header[$0] }, rows: rows.count)
+        let shared = header.indices.map { shortening[$0] == .id && sharesInput($0) }
         for row in rows {
             let cells = columns.map { column in
-                Self.shorten(row.cells[column], to: widths[column], shortening[column] ?? .end)
+                Self.shorten(
+                    row.cells[column], to: widths[column], shortening[column] ?? .end, sharedInput: shared[column])
             }
             table.append(cells, tones: columns.map { row.tones[$0] })
         }
         return table.render(style)
     }
 
-    static func shorten(_ cell: String, to width: Int, _ shortening: Shortening) -> String {
+    /// Whether every id in `column` names the same input file (`demo.json#…`): then the compact ids leave it out.
+    func sharesInput(_ column: Int) -> Bool {
+        guard let first = rows.first.map({ Self.inputPart($0.cells[column]) }) else { return false }
+        return rows.allSatisfy { Self.inputPart($0.cells[column]) == first }
+    }
+
+    static func inputPart(_ id: String) -> Substring { id[..<(id.firstIndex(of: "#") ?? id.endIndex)] }
+
+    static func shorten(_ cell: String, to width: Int, _ shortening: Shortening, sharedInput: Bool = false) -> String {
         guard TextTable.width(cell) > width else { return cell }
         switch shortening {
         case .end: return String(cell.prefix(max(0, width - 1))) + "…"
-        case .id: return shortenID(cell, to: width)
+        case .id: return shortenID(cell, to: width, sharedInput: sharedInput)
         }
     }
 
     /// A card id at most `width` characters wide, shortened in the middle: first the input's directory goes
     /// (`Fixtures/campaigns/demo.json#request.notifications[11]` → `demo.json#request.notifications[11]`), then
     /// the JSON path up to its last element (`demo.json#…[11]`), then characters from the middle of what is left
-    /// (`de…n#…[11]`). The findings section names every card by its full id.
-    static func shortenID(_ id: String, to width: Int) -> String {
+    /// (`de…n#…[11]`). When every card of the table comes from one input (`sharedInput`), the last form leaves
+    /// the input out too (`…[11]`). The findings section names every card by its full id.
+    static func shortenID(_ id: String, to width: Int, sharedInput: Bool = false) -> String {
         guard TextTable.width(id) > width else { return id }
-        let candidates = idForms(id)
+        let candidates = idForms(id, sharedInput: sharedInput)
         for candidate in candidates where TextTable.width(candidate) <= width { return candidate }
         let shortest = Array(candidates.last ?? id)
         guard width > 1 else { return "…" }
@@ -112,11 +124,14 @@ struct FittedTable {
         return String(shortest.prefix(head)) + "…" + String(shortest.suffix(tail))
     }
 
-    /// The shortest form of `id` that drops only whole parts (`demo.json#…[11]`).
-    static func compactID(_ id: String) -> String { idForms(id).last ?? id }
+    /// The shortest form of `id` that drops only whole parts (`demo.json#…[11]`, or `…[11]` for a shared input).
+    static func compactID(_ id: String, sharedInput: Bool = false) -> String {
+        idForms(id, sharedInput: sharedInput).last ?? id
+    }
 
-    /// `id` without its directory, then also without its JSON path up to the last element.
-    private static func idForms(_ id: String) -> [String] {
+    /// `id` without its directory, then also without its JSON path up to the last element, then (for a shared
+    /// input) without the input.
+    private static func idForms(_ id: String, sharedInput: Bool) -> [String] {
         var candidates: [String] = []
         let hash = id.firstIndex(of: "#") ?? id.endIndex
         let file = id[..<hash]
@@ -125,6 +140,7 @@ struct FittedTable {
         candidates.append(String(base + fragment))
         if let bracket = fragment.lastIndex(of: "["), bracket > fragment.index(after: fragment.startIndex) {
             candidates.append(String(base) + "#…" + fragment[bracket...])
+            if sharedInput { candidates.append("…" + fragment[bracket...]) }
         }
         return candidates
     }
