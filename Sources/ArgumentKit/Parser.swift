@@ -178,7 +178,12 @@ public struct ArgumentParser: Sendable {
             if let choices = option.choices, !choices.contains(value) {
                 return .failure(
                     HelpFormatter.usageError(
-                        "The value '\(value)' is invalid for '\(option.synopsis)'. Please provide one of "
+                        "The value '\(value)' is invalid for '\(option.synopsis)'"
+                            // Words only: `8.0` is no typo of `7.0`.
+                            + Self.ending(
+                                value.contains(where: \.isLetter) ? Suggestion.sentence(for: value, among: choices) : ""
+                            )
+                            + " Please provide one of "
                             + HelpFormatter.list(choices.map { "'\($0)'" }) + ".",
                         command: command, path: fullPath))
             }
@@ -205,6 +210,9 @@ public struct ArgumentParser: Sendable {
         }
         return .run(invocation)
     }
+
+    /// `. Did you mean 'x'?`, or `.` when nothing is close: the end of a sentence followed by another.
+    private static func ending(_ suggestion: String) -> String { suggestion.isEmpty ? "." : suggestion }
 
     /// `. Did you mean 'check'?` for a mistyped subcommand of `command` (`help` included at the root).
     private func subcommandHint(_ word: String, in command: Command) -> String {

@@ -84,6 +84,15 @@ struct ParsingTests {
         (["run", "a", "--conc", "4"], "Unknown option '--conc'. Did you mean '--concurrency'?"),
         (["run", "a", "--hepl"], "Unknown option '--hepl'. Did you mean '--help'?"),
         (["run", "a", "--zzzzzz"], "Unknown option '--zzzzzz'"),
+        (
+            ["run", "a", "--sdk", "7.3"],
+            "The value '7.3' is invalid for '--sdk <sdk>'. Please provide one of '7.0', '7.1', '7.2' and 'all'."
+        ),
+        (
+            ["run", "a", "--sdk", "al"],
+            "The value 'al' is invalid for '--sdk <sdk>'. Did you mean 'all'? Please provide one of '7.0', '7.1', "
+                + "'7.2' and 'all'."
+        ),
         (["--verison"], "Unknown option '--verison'. Did you mean '--version'?"),
     ])
     func usageErrors(words: [String], message: String) {
