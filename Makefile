@@ -18,9 +18,9 @@ deps:
 
 # The programs the tests start (headless Chromium screenshots the HTML report, nginx serves HTTP/2, openssl makes
 # certificates, GNU time measures a child's peak memory), installed from Debian when one is missing.
-TEST_PACKAGES := chromium fonts-liberation nginx-light openssl ca-certificates time
+TEST_PACKAGES := chromium fonts-liberation nginx-light openssl ca-certificates time python3
 test-deps: deps
-	@if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/sbin/nginx ] || ! [ -x /usr/bin/openssl ] || ! [ -x /usr/bin/time ] || \
+	@if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/sbin/nginx ] || ! [ -x /usr/bin/openssl ] || ! [ -x /usr/bin/time ] || ! [ -x /usr/bin/python3 ] || \
 		! [ -f /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf ]; then \
 		echo "==> installing $(TEST_PACKAGES)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq \

@@ -29,7 +29,8 @@ echo
 status=$?
 echo
 echo "    exit code $status (0 = nothing at/above --fail-on error, 1 = findings at/above it, 2 = unreadable input)"
-"$bin" check "$campaign" "${cards[@]}" "${network[@]}" --quiet --format html --output out/demo-report.html --fail-on never
+"$bin" check "$campaign" "${cards[@]}" "${network[@]}" --quiet --format html --output out/demo-report.html --fail-on never \
+    --app-name "Le Rendez Vous"
 "$bin" check "$campaign" "${cards[@]}" "${network[@]}" --quiet --format json --output out/demo-report.json --fail-on never
 echo "==> HTML preview: $(pwd)/out/demo-report.html"
 echo "==> JSON report:  $(pwd)/out/demo-report.json (the second and third runs revalidated the store: no bodies)"

@@ -41,26 +41,29 @@ public enum HelpFormatter {
         return text
     }
 
-    /// The one-line usage: `inbox-assets resolve <inputs> ... [--sdk <sdk>] …`.
+    /// The one-line usage: `inbox-assets resolve <inputs> ... [--sdk <sdk>] …`, or, when naming every option
+    /// would make it longer than 80 columns, `inbox-assets check [<options>] <inputs> ...` (as
+    /// swift-argument-parser collapses a long synopsis; the options are listed under OPTIONS).
     public static func usage(for command: Command, path: [String]) -> String {
         var parts = [path.joined(separator: " ")]
         if !command.subcommands.isEmpty {
             parts.append("<subcommand>")
             return parts.joined(separator: " ")
         }
-        for argument in command.arguments {
-            parts.append(argument.optional ? "[\(label(argument))]" : label(argument))
-        }
-        for option in command.options {
-            parts.append("[\(option.synopsis)\(option.repeating ? " ..." : "")]")
-        }
-        return parts.joined(separator: " ")
+        let arguments = command.arguments.map { $0.optional ? "[\(label($0))]" : label($0) }
+        let options = command.options.map { "[\($0.synopsis)\($0.repeating ? " ..." : "")]" }
+        let full = (parts + arguments + options).joined(separator: " ")
+        guard full.count > width else { return full }
+        parts.append("[<options>]")
+        return (parts + arguments).joined(separator: " ")
     }
 
+    /// `Error: MESSAGE`, the short usage line and where the full help is (`See 'tool help run' …`).
     static func usageError(_ message: String, command: Command, path: [String]) -> UsageError {
+        let helpCommand = ([path[0], "help"] + path.dropFirst()).joined(separator: " ")
         let rendered =
             "Error: \(message)\nUsage: \(usage(for: command, path: path))\n"
-            + "  See '\(path.joined(separator: " ")) --help' for more information.\n"
+            + "  See '\(helpCommand)' for more information.\n"
         return UsageError(message: message, rendered: rendered)
     }
 

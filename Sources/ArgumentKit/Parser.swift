@@ -91,7 +91,8 @@ public struct ArgumentParser: Sendable {
                 guard let sub = target.subcommands.first(where: { $0.name == word }) else {
                     return .failure(
                         HelpFormatter.usageError(
-                            "Unknown subcommand '\(word)'", command: target, path: [root.name] + targetPath))
+                            "Unknown subcommand '\(word)'" + subcommandHint(word, in: target), command: target,
+                            path: [root.name] + targetPath))
                 }
                 target = sub
                 targetPath.append(word)
@@ -114,7 +115,9 @@ public struct ArgumentParser: Sendable {
         if !command.subcommands.isEmpty {
             guard let word = words.first else { return .help(HelpFormatter.help(for: command, path: fullPath)) }
             let message =
-                word.hasPrefix("-") ? "Unknown option '\(word)'" : "Unknown subcommand '\(word)'"
+                word.hasPrefix("-")
+                ? "Unknown option '\(word)'" + optionHint(word, in: command)
+                : "Unknown subcommand '\(word)'" + subcommandHint(word, in: command)
             return .failure(HelpFormatter.usageError(message, command: command, path: fullPath))
         }
 
@@ -147,7 +150,10 @@ public struct ArgumentParser: Sendable {
                 name = Substring(option.name)
             }
             guard let option = command.options.first(where: { $0.name == name }) else {
-                return .failure(HelpFormatter.usageError("Unknown option '\(word)'", command: command, path: fullPath))
+                return .failure(
+                    HelpFormatter.usageError(
+                        "Unknown option '\(word)'" + optionHint(word, in: command), command: command,
+                        path: fullPath))
             }
             guard option.takesValue else {
                 if inlineValue != nil {
@@ -172,7 +178,12 @@ public struct ArgumentParser: Sendable {
             if let choices = option.choices, !choices.contains(value) {
                 return .failure(
                     HelpFormatter.usageError(
-                        "The value '\(value)' is invalid for '\(option.synopsis)'. Please provide one of "
+                        "The value '\(value)' is invalid for '\(option.synopsis)'"
+                            // Words only: `8.0` is no typo of `7.0`.
+                            + Self.ending(
+                                value.contains(where: \.isLetter) ? Suggestion.sentence(for: value, among: choices) : ""
+                            )
+                            + " Please provide one of "
                             + HelpFormatter.list(choices.map { "'\($0)'" }) + ".",
                         command: command, path: fullPath))
             }
@@ -198,5 +209,24 @@ public struct ArgumentParser: Sendable {
                 HelpFormatter.usageError("Unexpected argument '\(extra)'", command: command, path: fullPath))
         }
         return .run(invocation)
+    }
+
+    /// `. Did you mean 'x'?`, or `.` when nothing is close: the end of a sentence followed by another.
+    private static func ending(_ suggestion: String) -> String { suggestion.isEmpty ? "." : suggestion }
+
+    /// `. Did you mean 'check'?` for a mistyped subcommand of `command` (`help` included at the root).
+    private func subcommandHint(_ word: String, in command: Command) -> String {
+        var names = command.subcommands.map(\.name)
+        if command.name == root.name { names.append("help") }
+        return Suggestion.sentence(for: word, among: names)
+    }
+
+    /// `. Did you mean '--format'?` for a mistyped long option of `command` (`--formt`, `--formt=json`).
+    private func optionHint(_ word: String, in command: Command) -> String {
+        guard word.hasPrefix("--") else { return "" }
+        let name = String(word.dropFirst(2).prefix(while: { $0 != "=" }))
+        var names = command.options.map(\.name) + ["help"]
+        if command.name == root.name { names.append("version") }
+        return Suggestion.sentence(for: name, among: names, prefix: "--")
     }
 }

@@ -30,7 +30,15 @@ public struct ResolveJob: Sendable {
         var unusable: [InputError] = []
         for input in inputs {
             do {
-                batch.append(try CampaignReader.read(bytes: input.bytes, source: input.name, options: readerOptions))
+                var read = try CampaignReader.read(bytes: input.bytes, source: input.name, options: readerOptions)
+                if read.messages.isEmpty {
+                    // Nothing to resolve: unusable as a whole (exit 2); the first error found in it is the reason.
+                    read.findings.removeAll { $0.finding.code == CardFindingCode.noMessages }
+                    let first = read.findings.firstIndex { $0.finding.severity == .error }
+                    let reason = first.map { read.findings.remove(at: $0).finding.message }
+                    unusable.append(InputError(source: input.name, kind: .noMessages(reason: reason)))
+                }
+                batch.append(read)
             } catch {
                 unusable.append(error)
             }

@@ -89,7 +89,9 @@ public enum ResolveTextReport {
         case .warning: label = style.yellow("warning")
         case .info: label = style.dim("info   ")
         }
-        let at = finding.path.map { " (at \(ControlCharacters.escaped(Redaction.redactURL($0))))" } ?? ""
+        let at =
+            finding.path.flatMap { $0.isEmpty ? nil : " (at \(ControlCharacters.escaped(Redaction.redactURL($0))))" }
+            ?? ""
         let message = ControlCharacters.escaped(Redaction.redactText(finding.message))
         return "\(label) \(ControlCharacters.escaped(finding.code)): \(message)\(at)"
     }

@@ -41,7 +41,8 @@ enum CheckCommand {
                 help: "HLS segments fetched per VOD media playlist, spread from the first to the last (default 3: "
                     + "first, middle, last; a larger N finds a missing segment anywhere, at N requests a playlist)."),
             NetworkOptions.quiet,
-        ] + InputLimits.options + NetworkOptions.options + NetworkOptions.remoteOptions + [ShardOption.option])
+        ] + AppIdentityOptions.options + InputLimits.options + NetworkOptions.options + NetworkOptions.remoteOptions
+            + [ShardOption.option])
 
     static func run(_ invocation: Invocation) async throws -> Int32 {
         if invocation.flag("no-store") && invocation.value("store") != nil {
@@ -57,6 +58,8 @@ enum CheckCommand {
         let limits = try InputLimits.parse(invocation)
         // The report's destination is checked before any input is read or asset fetched.
         let output = try OutputTarget.prepare(invocation.value("output"))
+        if invocation.flag("offline") { try StoreCommand.requireExisting(invocation) }
+        let iconFile = try AppIdentityOptions.readIconFile(invocation, limits: limits)
         let (inputs, unreadable) = try ResolveCommand.readInputs(invocation, limits: limits)
 
         let store: AssetStore?
@@ -86,22 +89,25 @@ enum CheckCommand {
         var outcome = await pipeline.run(inputs) { snapshot in
             progress.update(done: snapshot.done, total: snapshot.total, bytes: snapshot.bytes, failed: snapshot.failed)
         }
+        let html = invocation.value("format") == "html"
+        let app = html ? await AppIdentityOptions.identity(invocation, file: iconFile, engine: engine) : .init()
         await engine.shutdown()
         if let finding = await NetworkOptions.finishRemote(remote) {
             outcome.report.inputFindings.append(
                 SourcedFinding(source: remote?.cache.redactedURL ?? "", finding: finding))
         }
         progress.finish()
-        outcome.report.inputFindings += unreadable.map(\.finding)
+        outcome.report.appendInputFindings(unreadable.map(\.finding))
 
         let rendered: String
         switch invocation.value("format") {
         case "json": rendered = outcome.report.json.serialized(pretty: true) + "\n"
         case "junit": rendered = JUnitReport.render(outcome.report)
-        case "html": rendered = HTMLReport.render(outcome.report, image: outcome.body(for:))
+        case "html": rendered = HTMLReport.render(outcome.report, image: outcome.body(for:), app: app)
         default:
             let color = output.isStandardOutput && Console.stdoutWantsColor
-            rendered = CheckTextReport.render(outcome.report, style: TextStyle(color: color))
+            let width = output.isStandardOutput ? Console.width(of: STDOUT_FILENO) : nil
+            rendered = CheckTextReport.render(outcome.report, style: TextStyle(color: color), width: width)
         }
         try output.write(rendered)
         return ResolveCommand.exitCode(

@@ -132,6 +132,18 @@ enum Console {
 
     /// Whether progress may be drawn on stderr.
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// How many columns text written to `descriptor` may use: `COLUMNS` when it is set to a positive number (as
+    /// `ls` and git honour it), else the terminal's width (`TIOCGWINSZ`), else `nil` — a file or a pipe, no limit.
+    static func width(of descriptor: Int32) -> Int? {
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 {
+            return columns
+        }
+        guard isatty(descriptor) == 1 else { return nil }
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
 }
 
 /// A failure that ends the command with a message on stderr and a specific exit code.

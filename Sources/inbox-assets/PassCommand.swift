@@ -60,6 +60,12 @@ enum PassCommand {
         limits.maxBytes = verifier.limits.maxArchiveBytes
         if invocation.path.last == "inspect" {
             let path = invocation.positional("path")[0]
+            var status = stat()
+            if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                throw CommandFailure.invalidInput(
+                    "cannot read '\(path)': it is a directory; pass inspect shows one .pkpass file (pass verify walks "
+                        + "directories)")
+            }
             let inspection = verifier.inspect(bytes: try read(path, limits: limits), source: path)
             // pass.json text is the pass author's: its control characters are escaped for the terminal.
             Console.out(

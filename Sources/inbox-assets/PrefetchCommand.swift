@@ -75,6 +75,7 @@ struct Prefetch {
         let options = try ResolveCommand.resolveOptions(invocation)
         let limits = try InputLimits.parse(invocation)
         let shard = try ShardOption.parse(invocation)
+        if offline { try StoreCommand.requireExisting(invocation) }
         var inputs: [(name: String, bytes: [UInt8])] = []
         var inputErrors: [String] = []
         for operand in operands {

@@ -1,5 +1,6 @@
 import ArgumentKit
 import AssetStore
+import Foundation
 import Preflight
 import StrictJSON
 
@@ -31,7 +32,33 @@ enum StoreCommand {
                 ]),
         ])
 
+    /// Refuses a store directory that does not exist, for the commands that only read the store (`store ls`,
+    /// `stats`, `verify`, `check --offline`, `export --offline`): creating it would report an empty store for a
+    /// typo. Only the writers (`prefetch`, `check`, `export`, `store gc`) create it.
+    /// - Throws: ``CommandFailure`` (exit 2): `no store at DIR; run prefetch first or check --store`.
+    static func requireExisting(_ invocation: Invocation) throws(CommandFailure) {
+        let directory: String
+        do {
+            directory = try invocation.value("store") ?? AssetStore.defaultDirectory()
+        } catch {
+            throw CommandFailure(message: "cannot open the store: \(error)", status: ExitCode.invalidInput)
+        }
+        var status = stat()
+        guard stat(directory, &status) == 0 else {
+            let reason = errno == ENOENT ? "" : " (\(SystemError.text(errno)))"
+            throw CommandFailure(
+                message: "no store at \(directory)\(reason); run prefetch first or check --store",
+                status: ExitCode.invalidInput)
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw CommandFailure(
+                message: "no store at \(directory) (not a directory); run prefetch first or check --store",
+                status: ExitCode.invalidInput)
+        }
+    }
+
     static func run(_ invocation: Invocation) throws -> Int32 {
+        if invocation.path.last != "gc" { try requireExisting(invocation) }
         let store: AssetStore
         do {
             store = try AssetStore(directory: invocation.value("store"))

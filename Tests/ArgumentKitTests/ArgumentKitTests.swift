@@ -1,5 +1,6 @@
-import ArgumentKit
 import Testing
+
+@testable import ArgumentKit
 
 let sample = Command(
     "tool", abstract: "Does things.",
@@ -74,6 +75,25 @@ struct ParsingTests {
         (["--bogus"], "Unknown option '--bogus'"),
         (["pass", "verify", "a", "b"], "Unexpected argument 'b'"),
         (["help", "nope"], "Unknown subcommand 'nope'"),
+        (["rnu", "a"], "Unknown subcommand 'rnu'. Did you mean 'run'?"),
+        (["help", "rn"], "Unknown subcommand 'rn'. Did you mean 'run'?"),
+        (["pass", "verfy", "a"], "Unknown subcommand 'verfy'. Did you mean 'verify'?"),
+        (["run", "a", "--sdl", "7.0"], "Unknown option '--sdl'. Did you mean '--sdk'?"),
+        (["run", "a", "--concurency=4"], "Unknown option '--concurency=4'. Did you mean '--concurrency'?"),
+        (["run", "a", "--quite"], "Unknown option '--quite'. Did you mean '--quiet'?"),
+        (["run", "a", "--conc", "4"], "Unknown option '--conc'. Did you mean '--concurrency'?"),
+        (["run", "a", "--hepl"], "Unknown option '--hepl'. Did you mean '--help'?"),
+        (["run", "a", "--zzzzzz"], "Unknown option '--zzzzzz'"),
+        (
+            ["run", "a", "--sdk", "7.3"],
+            "The value '7.3' is invalid for '--sdk <sdk>'. Please provide one of '7.0', '7.1', '7.2' and 'all'."
+        ),
+        (
+            ["run", "a", "--sdk", "al"],
+            "The value 'al' is invalid for '--sdk <sdk>'. Did you mean 'all'? Please provide one of '7.0', '7.1', "
+                + "'7.2' and 'all'."
+        ),
+        (["--verison"], "Unknown option '--verison'. Did you mean '--version'?"),
     ])
     func usageErrors(words: [String], message: String) {
         #expect(failure(words) == message)
@@ -87,10 +107,40 @@ struct ParsingTests {
         #expect(
             error.rendered == """
                 Error: Missing expected argument '<inputs> ...'
-                Usage: tool run <inputs> ... [--sdk <sdk>] [--trust <file> ...] [--concurrency <n>] [--quiet]
-                  See 'tool run --help' for more information.
+                Usage: tool run [<options>] <inputs> ...
+                  See 'tool help run' for more information.
 
                 """)
+    }
+
+    /// A synopsis that fits in 80 columns is printed whole; a longer one collapses to `[<options>]`.
+    @Test func shortSynopsisStaysWhole() {
+        guard case .failure(let error) = parser.parse(["pass", "verify"]) else {
+            Issue.record("expected a usage error")
+            return
+        }
+        #expect(
+            error.rendered == """
+                Error: Missing expected argument '<path>'
+                Usage: tool pass verify <path>
+                  See 'tool help pass verify' for more information.
+
+                """)
+    }
+
+    @Test(arguments: [
+        ("chek", ["check", "probe", "pass"], ["check"]),
+        ("formt", ["format", "fail-on"], ["format"]),
+        ("stats", ["stats", "ls"], []),
+        ("x", ["ls", "gc"], []),
+        ("lss", ["ls", "gc"], ["ls"]),
+        ("offlnie", ["offline", "output"], ["offline"]),
+        ("sotre", ["store", "sdk"], ["store"]),
+        ("plat", ["platform", "pass"], ["platform"]),
+        ("pa", ["platform", "pass"], []),
+    ])
+    func suggestions(word: String, candidates: [String], expected: [String]) {
+        #expect(Suggestion.closest(to: word, among: candidates) == expected)
     }
 
     @Test func integerValidation() throws {
@@ -123,7 +173,7 @@ struct ParsingTests {
             text == """
                 OVERVIEW: Runs inputs.
 
-                USAGE: tool run <inputs> ... [--sdk <sdk>] [--trust <file> ...] [--concurrency <n>] [--quiet]
+                USAGE: tool run [<options>] <inputs> ...
 
                 ARGUMENTS:
                   <inputs>                Files to read; - reads standard input.

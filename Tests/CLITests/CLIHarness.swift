@@ -36,6 +36,7 @@ enum CLI {
     {
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NO_COLOR")
+        env.removeValue(forKey: "COLUMNS")  // the report fits COLUMNS when set; tests that want a width give one
         for (key, value) in environment { env[key] = value }
         let result = try await Child.run(
             productsDirectory.appendingPathComponent("inbox-assets").path, arguments,

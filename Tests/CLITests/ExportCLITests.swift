@@ -67,6 +67,7 @@ import Testing
     @Test func offlineWithAnEmptyStoreExportsNothingAndSaysSo() async throws {
         let fixture = try PrefetchFixture()
         let out = fixture.directory + "/empty"
+        try FileManager.default.createDirectory(atPath: fixture.store, withIntermediateDirectories: true)
         let result = try await CLI.run([
             "export", fixture.campaign, "--out", out, "--store", fixture.store, "--offline", "--format", "json",
         ])
@@ -114,6 +115,7 @@ import Testing
     func badCommandLines(arguments: [String], status: Int32, message: String) async throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("ia-export-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: store) }
+        try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
         let result = try await CLI.run(arguments + ["--store", store])
         #expect(result.status == status)
         #expect(result.stderr.hasPrefix(message), "\(result.stderr)")

@@ -17,10 +17,11 @@ import Testing
         return path
     }
 
-    /// `check` of the demo campaign against an empty store, offline: quick, no network, a report of findings
-    /// (exit 1).
+    /// `check` of the demo campaign against an empty store (created here: `--offline` refuses a missing one),
+    /// offline: quick, no network, a report of findings (exit 1).
     static func check(_ directory: String, _ extra: [String]) -> [String] {
-        ["check", demo, "--offline", "--store", directory + "/store"] + extra
+        try? FileManager.default.createDirectory(atPath: directory + "/store", withIntermediateDirectories: true)
+        return ["check", demo, "--offline", "--store", directory + "/store"] + extra
     }
 
     /// The file type `lstat` sees at `path` (`S_IFREG`, `S_IFIFO`, …), or `nil` when nothing is there.
@@ -208,7 +209,8 @@ import Testing
     @Test func outputDashIsStandardOutput() async throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let result = try await Self.sh(#""$IA" check "$DEMO" --offline --store store -o -"#, in: directory)
+        let result = try await Self.sh(
+            #"mkdir store && "$IA" check "$DEMO" --offline --store store -o -"#, in: directory)
         #expect(result.status == 1)
         #expect(result.output.hasPrefix("inbox-assets check — 15 messages"))
         #expect(!FileManager.default.fileExists(atPath: directory + "/-"))
@@ -310,7 +312,7 @@ import Testing
     @Test(arguments: [
         ("resolve", #""$IA" resolve "$DEMO""#),
         ("resolve json", #""$IA" resolve "$DEMO" --format json"#),
-        ("check", #""$IA" check "$DEMO" --offline --store store"#),
+        ("check", #"mkdir store && "$IA" check "$DEMO" --offline --store store"#),
         ("help", #""$IA" --help"#),
     ])
     func fullDiskOnStandardOutputIsExit74WithOneLine(name: String, command: String) async throws {
@@ -333,7 +335,8 @@ import Testing
         #expect(check.errors == "Error: cannot write standard output: bad file descriptor\n")
         #expect(!FileManager.default.fileExists(atPath: directory + "/store"))
         // ... and -o FILE does not need standard output; the file is not descriptor 1 either.
-        let file = try await Self.sh(#""$IA" check "$DEMO" --offline --store store -o r.txt >&-"#, in: directory)
+        let file = try await Self.sh(
+            #"mkdir store && "$IA" check "$DEMO" --offline --store store -o r.txt >&-"#, in: directory)
         #expect(file.status == 1)
         #expect(try String(contentsOfFile: directory + "/r.txt", encoding: .utf8).hasPrefix("inbox-assets check"))
         // Nothing is said when standard error is closed too, and nothing crashes.

@@ -52,7 +52,8 @@ struct ResolveCLITests {
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix(message))
         #expect(result.stderr.contains("\nUsage: inbox-assets"))
-        #expect(result.stderr.contains("--help' for more information."))
+        #expect(result.stderr.contains("\n  See 'inbox-assets help"))
+        #expect(result.stderr.hasSuffix("' for more information.\n"))
     }
 
     @Test func demoTextReportIsPinned() async throws {

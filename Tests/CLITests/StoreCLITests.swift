@@ -67,8 +67,11 @@ struct StoreCLITests {
     }
 
     @Test func unopenableStoreIsExit2() async throws {
-        let result = try await CLI.run(["store", "stats", "--store", "/proc/version/x"])
+        let result = try await CLI.run(["store", "gc", "--store", "/proc/version/x"])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("Error: cannot open the store:"))
+        let stats = try await CLI.run(["store", "stats", "--store", "/proc/version/x"])
+        #expect(stats.status == 2)
+        #expect(stats.stderr.hasPrefix("Error: no store at /proc/version/x (not a directory);"))
     }
 }

@@ -284,6 +284,7 @@ enum UnwritableStore: String, CaseIterable, Sendable, CustomTestStringConvertibl
         }
         var before = stat()
         #expect(lstat(target, &before) == 0)
+        try FileManager.default.createDirectory(atPath: fixture.store, withIntermediateDirectories: true)
         let result = try await CLI.run([
             "export", fixture.campaign, "--out", target, "--store", fixture.store, "--offline",
         ])

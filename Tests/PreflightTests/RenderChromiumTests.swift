@@ -1,7 +1,10 @@
 import Foundation
-import Preflight
+import InboxCards
+import StrictJSON
 import TestSupport
 import Testing
+
+@testable import Preflight
 
 /// Headless Chromium (Debian `chromium`), run as a child process with its own throw-away profile.
 enum Chromium {
@@ -76,12 +79,13 @@ struct RenderChromiumTests {
         return try await body(directory)
     }
 
-    static func screenshot(of html: String, named name: String, in directory: URL) async throws -> Data {
-        let page = directory.appendingPathComponent("\(name).html")
-        try html.write(to: page, atomically: true, encoding: .utf8)
+    static func screenshot(of html: String, named name: String, width: Int = width, in directory: URL) async throws
+        -> Data
+    {
+        let page = try write(html, named: name, in: directory)
         let png = directory.appendingPathComponent("\(name).png")
         _ = try await Chromium.run(
-            ["--screenshot=\(png.path)", "--window-size=\(width),\(height)"], page: page, in: directory)
+            networkOff + ["--screenshot=\(png.path)", "--window-size=\(width),\(height)"], page: page, in: directory)
         return try Data(contentsOf: png)
     }
 
@@ -102,6 +106,119 @@ struct RenderChromiumTests {
         }
         #expect(!dom.contains("SECRET"))
         #expect(!dom.contains("<script"), "hostile button text became an element")
+    }
+
+    /// No name resolves and every connection goes to a closed port: a page that asked for anything would fail.
+    static let networkOff = ["--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9"]
+
+    /// A script appended to a copy of the page (the report's own CSP forbids scripts) that measures the layout once
+    /// it is drawn: feeds, the visible ones and their columns, each carousel strip (slides, scrollable), the tallest
+    /// pin chip, and every resource the page requested (Resource Timing; `data:` images are not requests).
+    static let probe = """
+        <script>setTimeout(function(){
+        var all=function(s,r){return [].slice.call((r||document).querySelectorAll(s))};
+        var feeds=all(".feed"),shown=feeds.filter(function(f){return getComputedStyle(f).display!="none"});
+        var lefts={};shown.forEach(function(f){lefts[Math.round(f.getBoundingClientRect().left)]=1});
+        var strips=[];shown.forEach(function(f){all(".slides",f).forEach(function(s){
+        strips.push({slides:all("figure",s).length,scrollable:s.scrollWidth>s.clientWidth})})});
+        var pin=0;all(".pin").forEach(function(p){pin=Math.max(pin,p.getBoundingClientRect().height)});
+        document.body.setAttribute("data-probe",JSON.stringify({feeds:feeds.length,shown:shown.length,
+        columns:Object.keys(lefts).length,strips:strips,pinHeight:pin,
+        requests:performance.getEntriesByType("resource").map(function(e){return e.name})}))},300)</script>
+        """
+
+    /// The page as Chromium lays it out at `width` px with the network off: the probe's measurements.
+    static func measure(_ html: String, width: Int, in directory: URL) async throws -> JSONValue {
+        var page = html
+        if let start = page.range(of: "<meta http-equiv=\"Content-Security-Policy\""),
+            let end = page[start.upperBound...].range(of: ">")
+        {
+            page.removeSubrange(start.lowerBound..<end.upperBound)
+        }
+        page = page.replacingOccurrences(of: "</body>", with: probe + "</body>")
+        let file = directory.appendingPathComponent("probe-\(width).html")
+        try page.write(to: file, atomically: true, encoding: .utf8)
+        let dom = String(
+            decoding: try await Chromium.run(
+                networkOff + ["--virtual-time-budget=5000", "--window-size=\(width),1600", "--dump-dom"], page: file,
+                in: directory), as: UTF8.self)
+        guard let start = dom.range(of: "data-probe=\""), let end = dom[start.upperBound...].firstIndex(of: "\"") else {
+            throw Chromium.Failure(description: "the probe did not run")
+        }
+        let text = dom[start.upperBound..<end].replacingOccurrences(of: "&quot;", with: "\"")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
+        return try JSON.parse(text)
+    }
+
+    /// The probe sees requests: a page with two outside images lists both (so an empty list means something).
+    @Test(.enabled(if: Chromium.path != nil, "chromium is not installed: apt-get install chromium"))
+    func probeSeesRequests() async throws {
+        let page = """
+            <!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+            <div style="background:url(http://example.invalid/a.png)">a</div><img src="https://example.invalid/b.png">
+            </body></html>
+            """
+        let measured = try await Self.withTemporaryDirectory { try await Self.measure(page, width: 390, in: $0) }
+        #expect(measured["requests"]?.arrayValue?.count == 2)
+    }
+
+    /// The demo on both platforms, as a marketer opens it on a laptop (1280 px: every feed side by side) and on a
+    /// phone (390 px: one feed, tabs), with the network off: every slide in a strip that scrolls, the pin chip on
+    /// one line, each image once as data, no request.
+    @Test(.enabled(if: Chromium.path != nil, "chromium is not installed: apt-get install chromium"))
+    func demoFeedsOnALaptopAndAPhone() async throws {
+        let outcome = try await RenderDemoTests.demoOutcome(ResolveOptions(platforms: [.ios, .android]))
+        let report = outcome.report
+        let html = HTMLReport.render(report, image: outcome.body(for:))
+        let feeds = HTMLReport.feeds(report.cards)
+        #expect(feeds.count == 6, "iOS en/de/es, Android en/de/es")
+        try await Self.withTemporaryDirectory { directory in
+            let laptop = try await Self.measure(html, width: 1280, in: directory)
+            #expect(laptop["feeds"] == .int(feeds.count))
+            #expect(laptop["shown"] == .int(feeds.count), "every feed is shown on a wide screen")
+            #expect(laptop["columns"] == .int(feeds.count), "side by side")
+            let phone = try await Self.measure(html, width: 390, in: directory)
+            #expect(phone["shown"] == 1, "one feed at a time on a phone, the others behind tabs")
+            #expect(phone["columns"] == 1)
+            for measured in [laptop, phone] {
+                #expect(measured["requests"] == [], "the page requests nothing")
+                let strips = try #require(measured["strips"]?.arrayValue)
+                #expect(!strips.isEmpty)
+                for strip in strips where (strip["slides"]?.numberValue?.intValue ?? 0) > 1 {
+                    #expect(strip["scrollable"] == true, "\(strip)")
+                }
+                let pin = try #require(measured["pinHeight"]?.numberValue?.doubleValue)
+                #expect(pin > 0 && pin < 24, "the pin chip stays on one line (\(pin) px)")
+            }
+            // Every slide of every carousel is in the page, in the feeds where its card is.
+            let laptopSlides = try #require(laptop["strips"]?.arrayValue).compactMap {
+                $0["slides"]?.numberValue?.intValue
+            }
+            let expected = feeds.flatMap(\.cards).filter { $0.card.resolved == .carousel }.map { check in
+                check.assets.filter { $0.role == .carouselSlide }.count
+            }
+            #expect(laptopSlides == expected)
+
+            let dom = String(
+                decoding: try await Chromium.run(
+                    Self.networkOff + ["--dump-dom"], page: try Self.write(html, named: "demo", in: directory),
+                    in: directory), as: UTF8.self)
+            #expect(!dom.contains("<img"))
+            let uris = dom.components(separatedBy: "url(\"data:").dropFirst().map { $0.prefix { $0 != "\"" } }
+            #expect(!uris.isEmpty)
+            #expect(Set(uris).count == uris.count, "each image once as data")
+            for shot in [(1280, "laptop"), (390, "phone")] {
+                let png = try await Self.screenshot(of: html, named: shot.1, width: shot.0, in: directory)
+                #expect(Chromium.pngSize(png)?.width == shot.0)
+            }
+        }
+    }
+
+    static func write(_ html: String, named name: String, in directory: URL) throws -> URL {
+        let page = directory.appendingPathComponent("\(name).html")
+        try html.write(to: page, atomically: true, encoding: .utf8)
+        return page
     }
 
     @Test(.enabled(if: Chromium.path != nil, "chromium is not installed: apt-get install chromium"))

@@ -20,7 +20,8 @@ public enum CardFindingCode {
     public static let notObject = "input.notObject"
     /// A field of the input has the wrong JSON type (`"inbox_image": 5`, `"platforms": "ios"`). Warning.
     public static let inputWrongType = "input.wrongType"
-    /// A source held no message at all. Warning.
+    /// A source held no message at all (`{}`, `[]`, only unrecognised objects): the input is unusable
+    /// (``InputError``; the CLI exits 2). Error.
     public static let noMessages = "input.noMessages"
     /// A duplicate object key (the last one wins, as in the SDK's JSONSerialization). Warning.
     public static let duplicateKey = "input.duplicateKey"

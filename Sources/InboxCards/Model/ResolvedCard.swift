@@ -303,6 +303,17 @@ extension SlideRecord: CustomStringConvertible, CustomDebugStringConvertible {
     public var debugDescription: String { description }
 }
 
+/// A card's place in the feed of one device language.
+public struct FeedPlace: Sendable, Hashable {
+    public var language: String
+    public var position: Int
+
+    public init(language: String, position: Int) {
+        self.language = language
+        self.position = position
+    }
+}
+
 /// The card one message becomes for one SDK profile, platform and language.
 public struct ResolvedCard: Sendable, Hashable {
     /// The message's source id (`file#request.notifications[3]`).
@@ -355,6 +366,17 @@ public struct ResolvedCard: Sendable, Hashable {
     /// that SDK orders them (iOS: pinned, unread, newest; Android: source, send date, order). Set by
     /// ``CardResolver/run(_:)``.
     public var feedPosition: Int? = nil
+    /// The card's place in the feeds of other device languages where it shows too: a card without a language in
+    /// every language's feed, a per-language card (its `en` text, else its first language's) in the feeds of the
+    /// languages its message lacks. Empty when the campaign has no per-language message. For previews; set with
+    /// ``feedPosition``.
+    public var otherFeedPositions: [FeedPlace] = []
+    /// The send date the feed is sorted by (seconds since 1970; `--at` when the message has none). Set with
+    /// ``feedPosition``.
+    public var sentAt: Int64? = nil
+    /// The SDK shows the message as unread (feed `status` other than 2 read and 3 opened; createMessage and push
+    /// messages are new). Set with ``feedPosition``.
+    public var unread: Bool = true
 
     /// The SDK profile's name for either platform (`7.2`, `6.13`).
     public var profileName: String? { sdk?.rawValue ?? androidSDK?.rawValue }

@@ -14,6 +14,9 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidJSON(JSONParseError)
         /// Valid JSON whose top level is neither an object nor an array (e.g. `42`).
         case notACampaign(typeName: String)
+        /// JSON that holds no message (`{}`, `[]`, an object of unknown keys): `reason` is the first error found
+        /// in it, when there is one.
+        case noMessages(reason: String?)
     }
 
     /// The input's name as given (`-` for standard input).
@@ -35,6 +38,7 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tooLarge: code = CardFindingCode.tooLarge
         case .invalidJSON: code = CardFindingCode.invalidJSON
         case .notACampaign: code = CardFindingCode.notACampaign
+        case .noMessages: code = CardFindingCode.noMessages
         }
         let prefix = source + ": "
         let text = description.hasPrefix(prefix) ? String(description.dropFirst(prefix.count)) : description
@@ -49,6 +53,10 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidJSON(let error): "\(source): \(error.description)"
         case .notACampaign(let typeName):
             "\(source): top-level JSON \(typeName), expected an object, an array of objects or NDJSON"
+        case .noMessages(let reason):
+            "\(source): no message in it"
+                + (reason.map { ": \($0)" }
+                    ?? ", expected a createMessage request, inbox feed messages or push payloads")
         }
     }
 }
@@ -178,8 +186,8 @@ private struct Reader {
                         "\(suppressed) more findings not shown (at most \(FindingBudget.perInput) an input)",
                         path: nil)))
         }
-        if batch.messages.isEmpty && !batch.findings.contains(where: { $0.finding.severity == .error }) {
-            inputFinding(.warning, CardFindingCode.noMessages, "\(source) holds no message", path: nil)
+        if batch.messages.isEmpty {
+            inputFinding(.error, CardFindingCode.noMessages, "\(source) holds no message", path: nil)
         }
         return batch
     }

@@ -52,8 +52,15 @@ struct FeedOrder {
         }
     }
 
-    /// Sets ``ResolvedCard/feedPosition`` of every recorded card.
+    /// Sets ``ResolvedCard/feedPosition`` (and ``ResolvedCard/otherFeedPositions``, ``ResolvedCard/sentAt``,
+    /// ``ResolvedCard/unread``) of every recorded card.
     func assignPositions(to cards: inout [ResolvedCard]) {
+        for entry in entries {
+            // Any number may be written as a send date: only a representable one becomes a date (never a trap).
+            let seconds = entry.sendDate.rounded(.down)
+            cards[entry.card].sentAt = seconds.isFinite && abs(seconds) < 1e15 ? Int64(seconds) : nil
+            cards[entry.card].unread = !entry.read
+        }
         struct FeedKey: Hashable {
             var platform: Platform
             var profile: String?
@@ -101,6 +108,9 @@ struct FeedOrder {
                     // feed of a device whose language no message has.
                     if language == nil ? cards[entries[member].card].language == nil : own.contains(member) {
                         cards[entries[member].card].feedPosition = position
+                    } else if let language {
+                        cards[entries[member].card].otherFeedPositions.append(
+                            FeedPlace(language: language, position: position))
                     }
                 }
             }

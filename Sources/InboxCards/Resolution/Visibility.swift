@@ -268,19 +268,35 @@ enum Dates {
 
     /// Seconds → `2026-12-01T15:03:00Z`.
     static func iso(_ seconds: Int64) -> String {
+        let date = CivilDate(seconds: seconds)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(date.year)-\(two(date.month))-\(two(date.day))T\(two(date.hour)):\(two(date.minute)):"
+            + "\(two(date.second))Z"
+    }
+}
+
+/// A UTC calendar date and time of day from seconds since 1970 (Howard Hinnant's `civil_from_days`), for reports.
+public struct CivilDate: Sendable, Hashable {
+    public var year: Int64
+    /// 1–12.
+    public var month: Int64
+    public var day: Int64
+    public var hour: Int64
+    public var minute: Int64
+    public var second: Int64
+
+    public init(seconds: Int64) {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let rest = seconds - days * 86_400
-        // civil_from_days
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
         let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
         let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
         let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))Z"
+        day = doy - (153 * mp + 2) / 5 + 1
+        month = mp < 10 ? mp + 3 : mp - 9
+        year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        (hour, minute, second) = (rest / 3600, rest % 3600 / 60, rest % 60)
     }
 }

@@ -111,7 +111,7 @@ public struct CheckPipeline: Sendable {
         var cards: [CardCheck] = []
         cards.reserveCapacity(resolved.run.cards.count)
         for card in resolved.run.cards {
-            cards.append(check(card, retrieved: retrieved, inspections: inspections))
+            cards.append(PreviewChecks.annotate(check(card, retrieved: retrieved, inspections: inspections)))
         }
         var passes: [PassCheck] = []
         for item in downloads where item.roles.contains(.walletPass) {

@@ -6,14 +6,16 @@ import InboxCards
 /// then the passes, the inputs, and a summary. Campaign and server data (ids, URLs, content types, finding
 /// messages) is printed with its control characters escaped (``ControlCharacters/escaped(_:keepingNewlines:)``).
 public enum CheckTextReport {
-    public static func render(_ report: CheckReport, style: TextStyle) -> String {
+    /// - Parameter width: the terminal's width: the card table gives way to fit it (``cardTable(width:)``); `nil`
+    ///   (a file, a pipe) prints every cell whole.
+    public static func render(_ report: CheckReport, style: TextStyle, width: Int? = nil) -> String {
         let summary = report.summary
         var text = style.bold("inbox-assets check") + " — \(plural(summary.messages, "message")), "
         text +=
             "\(plural(summary.cards, "card")), \(plural(summary.assets, "asset")) (\(report.options.targetDescription))\n\n"
 
         if !report.cards.isEmpty {
-            var table = TextTable(header: ["CARD", "SDK", "PLATFORM", "LANG", "KIND", "STATUS", "REASON"])
+            var table = cardTable()
             for check in report.cards {
                 let card = check.card
                 let kind = card.requested == card.resolved ? "\(card.resolved)" : "\(card.requested) → \(card.resolved)"
@@ -29,14 +31,15 @@ public enum CheckTextReport {
                 } else {
                     (status, tone, reason) = ("ok", .green, card.forced ? "forced" : "")
                 }
+                let title = card.title.map { $0.isEmpty ? "-" : Redaction.redactText($0) } ?? "-"
                 table.append(
                     [
-                        card.id, card.profileName ?? "-", card.platform.rawValue, card.language ?? "-", kind, status,
-                        reason,
+                        card.id, title, card.profileName ?? "-", card.platform.rawValue, card.language ?? "-", kind,
+                        status, reason,
                     ],
-                    tones: [.plain, .plain, .plain, .plain, .plain, tone, tone])
+                    tones: [.plain, .plain, .plain, .plain, .plain, .plain, tone, tone])
             }
-            text += table.render(style) + "\n"
+            text += table.render(style, width: width) + "\n"
         }
 
         let noteworthy = report.cards.filter { !$0.allFindings.isEmpty }
@@ -90,6 +93,21 @@ public enum CheckTextReport {
         table.append(["assets (failed)", "\(summary.assets) (\(summary.assetsFailed))"])
         table.append(["bytes fetched", ByteCount.format(summary.bytesFetched)])
         return text + table.render(style)
+    }
+
+    /// The card table's columns and how they give way to a narrow terminal: the ids lose their directory, then
+    /// the title and the reason shorten, then the ids their JSON path (`demo.json#…[11]`), then the title goes.
+    static func cardTable() -> FittedTable {
+        let (card, title, kind, reason) = (0, 1, 5, 7)
+        return FittedTable(
+            header: ["CARD", "TITLE", "SDK", "PLATFORM", "LANG", "KIND", "STATUS", "REASON"],
+            shortening: [.id, .end, nil, nil, nil, .end, nil, .end],
+            steps: [
+                .shrink(column: card, to: 40), .shrink(column: title, to: 24), .shrink(column: reason, to: 30),
+                .compactIDs(column: card), .shrink(column: title, to: 12), .shrink(column: reason, to: 20),
+                .drop(column: title), .shrink(column: reason, to: 10), .shrink(column: kind, to: 9),
+                .shrink(column: card, to: 12), .shrink(column: reason, to: 6),
+            ])
     }
 
     /// `HTTP 404`, `not an image`, … — why an asset failed, for the table.

@@ -12,7 +12,7 @@ import InboxCards
 /// |---|---|
 /// | banner | the hero image, full bleed |
 /// | captioned | the hero image, then title, body and the buttons |
-/// | classic | a coloured initial avatar (or the avatar/icon image), title, body, the buttons |
+/// | classic | the avatar/icon image, else the app's icon or initial (``AppIdentity``), title, body, the buttons |
 /// | legacy | (Android) the `b` banner, then the icon row with title and body; no buttons, no pin |
 /// | carousel | title and body, then the slides in a row with their VoiceOver captions |
 /// | video | the poster (or a dark frame) with a play badge, then title and body |
@@ -29,8 +29,22 @@ import InboxCards
 /// URL) and only when it is an image type a browser shows (`png`, `jpeg`, `gif`, `webp`, `avif`, `bmp`, no SVG)
 /// and within ``maxImageBytes`` (and ``maxTotalImageBytes`` for the page); otherwise a labelled frame is drawn.
 public enum HTMLReport {
-    /// Largest image embedded; bigger ones are drawn as a labelled frame (a preview needs no 20 MB hero).
-    public static let maxImageBytes = 4 << 20
+    /// The app whose inbox the preview draws: the classic card's avatar is its icon, else its name's initial, as the
+    /// SDK draws it (`--app-name`, `--app-icon`).
+    public struct AppIdentity: Sendable {
+        public var name: String?
+        /// The icon's bytes and content type (a web image type, else it is not drawn).
+        public var icon: (bytes: [UInt8], contentType: String)?
+
+        public init(name: String? = nil, icon: (bytes: [UInt8], contentType: String)? = nil) {
+            self.name = name
+            self.icon = icon
+        }
+    }
+
+    /// Largest image embedded; bigger ones are drawn as a labelled frame with their pixel size (there is no
+    /// downscaler in pure Swift here, and a preview needs no 20 MB hero).
+    public static let maxImageBytes = 512 << 10
     /// Budget of embedded image bytes for the whole page, so a campaign with thousands of distinct images still
     /// gives a page a browser opens.
     public static let maxTotalImageBytes = 48 << 20
@@ -41,19 +55,25 @@ public enum HTMLReport {
     ///   - image: the stored bytes and content type of an asset, by its URL **as in the input** (secrets
     ///     included, as the store keys it); `nil` when the bytes are not available. Called once per distinct URL.
     /// - Returns: the HTML document.
+    ///   - app: the app's name and icon for the classic avatar.
     public static func render(
-        _ report: CheckReport, image: (String) -> (bytes: [UInt8], contentType: String)?
+        _ report: CheckReport, image: (String) -> (bytes: [UInt8], contentType: String)?,
+        app: AppIdentity = AppIdentity()
     ) -> String {
-        let images = embedImages(report, image: image)
+        var images = embedImages(report, image: image)
+        if let icon = app.icon, let type = embeddableType(format: nil, contentType: icon.contentType),
+            icon.bytes.count <= maxImageBytes
+        {
+            images.css += ".app-icon{background-image:url(\"data:\(type);base64,\(Base64.encode(icon.bytes))\")}\n"
+            images.appIcon = true
+        }
+        let feeds = feeds(report.cards)
+        images.css += tabRules(count: feeds.count)
         var body = ""
-        body.reserveCapacity(4096 + report.cards.count * 1024)
+        body.reserveCapacity(4096 + report.cards.count * 400)
         writeSummary(report, to: &body)
         if report.cards.isEmpty { body += "<p class=\"empty\">No inbox cards: nothing reaches the inbox.</p>\n" }
-        for feed in feeds(report.cards) {
-            body += "<section class=\"feed\"><h2>\(Markup.text(feed.title))</h2>\n"
-            for check in feed.cards { writeCard(check, images: images, to: &body) }
-            body += "</section>\n"
-        }
+        writeFeeds(feeds, images: images, app: app, to: &body)
         writeInputs(report.inputFindings, to: &body)
         writePasses(report.passes, to: &body)
 
@@ -76,6 +96,8 @@ public enum HTMLReport {
         var classes: [String: String] = [:]
         var unavailable: [String: String] = [:]
         var css = ""
+        /// `--app-icon` is embedded as `.app-icon`.
+        var appIcon = false
     }
 
     /// Roles whose bytes are an image the card shows (videos, passes and links are not drawn from bytes).
@@ -124,7 +146,8 @@ public enum HTMLReport {
                 continue
             }
             guard stored.bytes.count <= maxImageBytes, total + stored.bytes.count <= maxTotalImageBytes else {
-                images.unavailable[asset.url] = "too large to embed"
+                let size = asset.width.flatMap { width in asset.height.map { "\(width)×\($0) " } } ?? ""
+                images.unavailable[asset.url] = "\(size)image, \(byteText(stored.bytes.count)): too large to embed"
                 continue
             }
             total += stored.bytes.count
@@ -139,13 +162,17 @@ public enum HTMLReport {
 
     struct Feed {
         var title: String
+        var platform: Platform
+        var language: String?
         var cards: [CardCheck]
     }
 
-    /// One feed per platform and SDK profile, each in the order that SDK shows it (``ResolvedCard/feedPosition``:
-    /// iOS pinned, unread, newest; Android source, send date, order).
+    /// One feed per platform, SDK profile and device language, each in the order that SDK shows it
+    /// (``ResolvedCard/feedPosition``: iOS pinned, unread, newest; Android source, send date, order). A campaign with
+    /// per-language messages gets a feed per language: its language-less cards and, per message, the card of that
+    /// language, else its `en` one (``ResolvedCard/otherFeedPositions``), as a device of that language shows them.
     static func feeds(_ cards: [CardCheck]) -> [Feed] {
-        var feeds: [Feed] = []
+        var groups: [(title: String, platform: Platform, cards: [CardCheck])] = []
         var index: [String: Int] = [:]
         for check in cards {
             let card = check.card
@@ -153,21 +180,91 @@ public enum HTMLReport {
                 card.platform == .ios
                 ? "iOS — InboxKit SDK \(card.profileName ?? "?")" : "Android — inbox-ui SDK \(card.profileName ?? "?")"
             if let existing = index[title] {
-                feeds[existing].cards.append(check)
+                groups[existing].cards.append(check)
             } else {
-                index[title] = feeds.count
-                feeds.append(Feed(title: title, cards: [check]))
+                index[title] = groups.count
+                groups.append((title, card.platform, [check]))
             }
         }
-        for position in feeds.indices {
-            // Stable: cards of one feed position (languages of one message) keep their report order.
-            feeds[position].cards = feeds[position].cards.enumerated().sorted { lhs, rhs in
-                let left = lhs.element.card.feedPosition ?? Int.max
-                let right = rhs.element.card.feedPosition ?? Int.max
-                return left != right ? left < right : lhs.offset < rhs.offset
-            }.map(\.element)
+        var feeds: [Feed] = []
+        for group in groups {
+            var languages: [String] = []
+            var seen = Set<String>()
+            for check in group.cards {
+                if let language = check.card.language, seen.insert(language).inserted { languages.append(language) }
+            }
+            if languages.isEmpty {
+                let ordered = ordering(group.cards.map { ($0, $0.card.feedPosition) })
+                feeds.append(Feed(title: group.title, platform: group.platform, language: nil, cards: ordered))
+                continue
+            }
+            for language in languages {
+                let members = group.cards.compactMap { check -> (CardCheck, Int?)? in
+                    if check.card.language == language { return (check, check.card.feedPosition) }
+                    guard let place = check.card.otherFeedPositions.first(where: { $0.language == language }) else {
+                        return nil
+                    }
+                    return (check, place.position)
+                }
+                feeds.append(
+                    Feed(
+                        title: group.title + " · " + language, platform: group.platform, language: language,
+                        cards: ordering(members)))
+            }
         }
         return feeds
+    }
+
+    /// Stable by position: cards without one go last, in report order.
+    private static func ordering(_ members: [(CardCheck, Int?)]) -> [CardCheck] {
+        members.enumerated().sorted { lhs, rhs in
+            let left = lhs.element.1 ?? Int.max
+            let right = rhs.element.1 ?? Int.max
+            return left != right ? left < right : lhs.offset < rhs.offset
+        }.map(\.element.0)
+    }
+
+    /// The feeds side by side on a wide screen, as tabs on a narrow one (radio buttons and CSS: the page has no
+    /// script).
+    private static func writeFeeds(_ feeds: [Feed], images: Images, app: AppIdentity, to out: inout String) {
+        guard !feeds.isEmpty else { return }
+        out += "<main class=\"feeds\">\n"
+        for index in feeds.indices {
+            out += "<input type=\"radio\" name=\"feed\" class=\"tab\" id=\"t\(index)\"\(index == 0 ? " checked" : "")>"
+        }
+        out += "\n<nav class=\"tabs\">"
+        for (index, feed) in feeds.enumerated() {
+            out += "<label for=\"t\(index)\">\(Markup.text(shortTitle(feed)))</label>"
+        }
+        out += "</nav>\n"
+        for (index, feed) in feeds.enumerated() {
+            let platform = feed.platform.rawValue
+            out += "<section class=\"feed \(platform)\" id=\"f\(index)\" data-platform=\"\(platform)\""
+            if let language = feed.language { out += " data-language=\"\(Markup.attribute(language))\"" }
+            out += "><h2>\(Markup.text(feed.title))</h2>\n"
+            for (position, check) in feed.cards.enumerated() {
+                writeCard(check, feed: index, position: position, images: images, app: app, to: &out)
+            }
+            out += "</section>\n"
+        }
+        out += "</main>\n"
+    }
+
+    /// `iOS 7.2 · en`, for a tab.
+    static func shortTitle(_ feed: Feed) -> String {
+        let profile = feed.cards.first?.card.profileName ?? "?"
+        let platform = feed.platform == .ios ? "iOS" : "Android"
+        return [platform + " " + profile, feed.language].compactMap { $0 }.joined(separator: " · ")
+    }
+
+    /// The rules that show the chosen tab's feed on a narrow screen.
+    static func tabRules(count: Int) -> String {
+        var css = ""
+        for index in 0..<count {
+            css += "#t\(index):checked~#f\(index){display:block}"
+            css += "#t\(index):checked~.tabs [for=t\(index)]{background:#007aff;color:#fff}\n"
+        }
+        return css
     }
 
     // MARK: Summary, inputs, passes
@@ -223,82 +320,99 @@ public enum HTMLReport {
 
     // MARK: Cards
 
-    private static func writeCard(_ check: CardCheck, images: Images, to out: inout String) {
+    private static func writeCard(
+        _ check: CardCheck, feed: Int, position: Int, images: Images, app: AppIdentity, to out: inout String
+    ) {
         let card = check.card
         var classes = "card kind-\(card.resolved.rawValue)"
         if card.degraded { classes += " degraded" }
         if check.broken { classes += " broken" }
+        if card.unread { classes += " unread" }
         out += "<article class=\"\(classes)\" data-card-id=\"\(Markup.attribute(Redaction.redactURL(card.id)))\""
         out += " data-kind=\"\(card.resolved.rawValue)\">\n"
 
-        let target = [card.profileName.map { "SDK \($0)" }, card.platform.rawValue, card.language].compactMap { $0 }
-        out += "<div class=\"meta\"><span class=\"id\">\(Markup.text(Redaction.redactURL(card.id)))</span> "
-        out += "<span class=\"target\">\(Markup.text(target.joined(separator: " · ")))</span>"
-        if card.pinned { out += " <span class=\"tag pin\" title=\"pinned to the top of the feed\">📌 pinned</span>" }
-        let kinds = card.requested == card.resolved ? card.resolved.rawValue : "\(card.requested) → \(card.resolved)"
-        out += " <span class=\"kind\">\(kinds)</span>"
-        if card.forced { out += " <span class=\"tag\">forced</span>" }
-        if card.degraded { out += " <span class=\"tag warn\">DEGRADED</span>" }
-        if check.broken { out += " <span class=\"tag bad\">BROKEN</span>" }
-        out += "</div>\n<div class=\"cell\">"
-        writeCell(check, images: images, to: &out)
+        // The id and kind are drawn from the attributes (CSS `attr()`): 10,000 cards do not carry them twice. The
+        // feed's heading names the platform, profile and language.
+        if card.requested != card.resolved || card.forced || card.degraded || check.broken || card.language != nil {
+            out += "<div class=\"meta\">"
+            if let language = card.language { out += "<span class=\"tag\">\(Markup.text(language))</span> " }
+            if card.requested != card.resolved {
+                out += "<span class=\"kind\">\(card.requested) → \(card.resolved)</span>"
+            }
+            if card.forced { out += " <span class=\"tag\">forced</span>" }
+            if card.degraded { out += " <span class=\"tag warn\">DEGRADED</span>" }
+            if check.broken { out += " <span class=\"tag bad\">BROKEN</span>" }
+            out += "</div>"
+        }
+        out += "<div class=\"cell\">"
+        if card.pinned { out += "<span class=\"pin\">Pinned</span>" }
+        writeCell(check, id: "c\(feed)-\(position)", images: images, app: app, to: &out)
+        if let sentAt = card.sentAt { out += "<time>\(dateText(sentAt))</time>" }
         out += "</div>\n"
         writeProblems(check, to: &out)
         out += "</article>\n"
     }
 
-    /// The card as InboxKit draws its resolved kind.
-    private static func writeCell(_ check: CardCheck, images: Images, to out: inout String) {
+    /// The card as the SDK of its platform draws its resolved kind.
+    private static func writeCell(
+        _ check: CardCheck, id: String, images: Images, app: AppIdentity, to out: inout String
+    ) {
         let card = check.card
+        let kind = card.resolved
         func asset(_ role: AssetReference.Role) -> AssetCheck? { check.assets.first { $0.role == role } }
-        switch card.resolved {
+        func image(_ asset: AssetCheck?, _ role: String) {
+            writeImage(asset, role: role, kind: kind, images: images, to: &out)
+        }
+        switch kind {
         case .banner:
-            writeImage(asset(.heroImage), role: "hero", images: images, to: &out)
+            image(asset(.heroImage), "hero")
         case .captioned:
-            writeImage(asset(.heroImage), role: "hero", images: images, to: &out)
+            image(asset(.heroImage), "hero")
+            out += "<div class=\"captioned\">"
+            writeIcon(check, images: images, app: app, size: "icon32", to: &out)
             writeText(card, to: &out)
+            out += "</div>"
             writeButtons(card.buttons, to: &out)
         case .classic, .legacy:
             // The Android legacy row: the icon row, with the optional `b` banner image above it.
-            if card.resolved == .legacy, let banner = asset(.heroImage) {
-                writeImage(banner, role: "hero", images: images, to: &out)
-            }
+            if kind == .legacy, let banner = asset(.heroImage) { image(banner, "hero") }
             out += "<div class=\"classic\">"
-            let picture = check.assets.first {
-                ($0.role == .avatar || $0.role == .icon) && images.classes[$0.url] != nil
-            }
-            if let picture, let name = images.classes[picture.url] {
-                out += "<div class=\"avatar img \(name)\" role=\"img\" aria-label=\"\(picture.role.rawValue)\"></div>"
-            } else {
-                let (initial, hue) = avatar(for: card)
-                out += "<div class=\"avatar initial\" style=\"background:hsl(\(hue),55%,45%)\">"
-                out += "\(Markup.text(initial))</div>"
-            }
+            writeIcon(check, images: images, app: app, size: "avatar", to: &out)
             writeText(card, to: &out)
             out += "</div>"
             writeButtons(card.buttons, to: &out)
         case .carousel:
             let slides = check.assets.filter { $0.role == .carouselSlide }.sorted { ($0.index ?? 0) < ($1.index ?? 0) }
             writeText(card, to: &out)
+            // Every slide in a scroll-snapping strip, as the SDK's pager; the dots jump to a slide.
             out += "<div class=\"slides\">"
             if slides.isEmpty { out += "<div class=\"slide empty\">no slides</div>" }
-            for slide in slides {
-                out += "<figure class=\"slide\">"
-                writeImage(slide, role: "slide-image", images: images, to: &out)
+            for (number, slide) in slides.enumerated() {
+                let failed = slide.status == .failed
+                out += "<figure class=\"slide\(failed ? " failed" : "")\" id=\"\(id)-\(number)\">"
+                image(slide, "slide-image")
                 let label =
                     slide.index.flatMap { $0 < card.accessibilityLabels.count ? card.accessibilityLabels[$0] : nil }
                     ?? "Slide"
                 out += "<figcaption>\(Markup.text(Redaction.redactText(label)))</figcaption></figure>"
             }
             out += "</div>"
+            if slides.count > 1 {
+                out += "<nav class=\"dots\">"
+                for (number, slide) in slides.enumerated() {
+                    let failed = slide.status == .failed ? " class=\"failed\"" : ""
+                    out += "<a href=\"#\(id)-\(number)\"\(failed) aria-label=\"slide \(number + 1)\"></a>"
+                }
+                out += "</nav>"
+            }
         case .video:
             out += "<div class=\"video\">"
-            writeImage(asset(.videoPoster), role: "poster", images: images, to: &out)
+            image(asset(.videoPoster), "poster")
             let failed = asset(.video)?.status == .failed
             out += "<span class=\"play\(failed ? " failed" : "")\" aria-label=\"Play video\">▶</span></div>"
             writeText(card, to: &out)
         case .wallet:
-            if let hero = asset(.heroImage) { writeImage(hero, role: "hero", images: images, to: &out) }
+            if let hero = asset(.heroImage) { image(hero, "hero") }
             writeText(card, to: &out)
             let failed = asset(.walletPass)?.status == .failed
             out += "<div class=\"wallet-row\"><span class=\"wallet-button\(failed ? " failed" : "")\">"
@@ -306,18 +420,55 @@ public enum HTMLReport {
         }
     }
 
-    /// Title and body as the card shows them, redacted and escaped; a muted note when the message has neither.
+    /// The round picture of a classic card (the avatar, or Android's icon) or the 32 pt icon of a captioned one:
+    /// the message's own image when it has one, else the app's icon, else the app's initial (`--app-name`; without
+    /// it a grey `App`).
+    private static func writeIcon(
+        _ check: CardCheck, images: Images, app: AppIdentity, size: String, to out: inout String
+    ) {
+        let picture = check.assets.first { ($0.role == .avatar || $0.role == .icon) && images.classes[$0.url] != nil }
+        if let picture, let name = images.classes[picture.url] {
+            out += "<div class=\"\(size) img \(name)\" role=\"img\" aria-label=\"\(picture.role.rawValue)\"></div>"
+        } else if images.appIcon {
+            out += "<div class=\"\(size) img app-icon\" role=\"img\" aria-label=\"app icon\"></div>"
+        } else {
+            let (text, background) = avatar(appName: app.name)
+            out += "<div class=\"\(size) initial\" style=\"background:\(background)\">\(Markup.text(text))</div>"
+        }
+    }
+
+    /// Title and body as the card shows them, redacted and escaped, placeholders with their default (one without
+    /// is marked); a muted note when the message has neither.
     private static func writeText(_ card: ResolvedCard, to out: inout String) {
         out += "<div class=\"text\">"
         let title = card.title ?? ""
         let body = card.body ?? ""
-        if !title.isEmpty { out += "<div class=\"title\">\(Markup.text(Redaction.redactText(title)))</div>" }
-        if !body.isEmpty { out += "<div class=\"body\">\(Markup.text(Redaction.redactText(body)))</div>" }
+        if !title.isEmpty { out += "<div class=\"title\">\(placeholderMarkup(Redaction.redactText(title)))</div>" }
+        if !body.isEmpty { out += "<div class=\"body\">\(placeholderMarkup(Redaction.redactText(body)))</div>" }
         if title.isEmpty && body.isEmpty { out += "<div class=\"no-text\">no title, no body</div>" }
         out += "</div>"
     }
 
-    private static func writeImage(_ asset: AssetCheck?, role: String, images: Images, to out: inout String) {
+    /// `text` escaped, each `{{name|default:'x'}}` as its default, each `{{name}}` without one marked.
+    static func placeholderMarkup(_ text: String) -> String {
+        guard text.contains("{{") else { return Markup.text(text) }
+        var html = ""
+        var cursor = text.startIndex
+        for match in Placeholders.matches(text) {
+            html += Markup.text(String(text[cursor..<match.range.lowerBound]))
+            if let value = match.defaultValue {
+                html += "<span class=\"ph\" title=\"{{\(Markup.attribute(match.name))}}\">\(Markup.text(value))</span>"
+            } else {
+                html += "<mark class=\"ph missing\" title=\"no default\">{{\(Markup.text(match.name))}}</mark>"
+            }
+            cursor = match.range.upperBound
+        }
+        return html + Markup.text(String(text[cursor...]))
+    }
+
+    private static func writeImage(
+        _ asset: AssetCheck?, role: String, kind: CardKind, images: Images, to out: inout String
+    ) {
         var style = ""
         if let width = asset?.width, let height = asset?.height, width > 0, height > 0 {
             style = " style=\"aspect-ratio:\(width)/\(height)\""
@@ -326,14 +477,17 @@ public enum HTMLReport {
             out += "<div class=\"img \(role) missing\"><span>no image</span></div>"
             return
         }
+        // An image that looks wrong in its cell is drawn in the cell's frame, as the device does, and marked.
+        let problem = PreviewChecks.problem(width: asset.width, height: asset.height, role: asset.role, kind: kind)
+        if problem != nil { style = "" }
+        let mark = problem.map { "<span class=\"mark\">⚠ \(Markup.text($0.message))</span>" } ?? ""
         if let name = images.classes[asset.url] {
-            out +=
-                "<div class=\"img \(role) \(name)\"\(style) role=\"img\" aria-label=\"\(asset.role.rawValue)\"></div>"
+            out += "<div class=\"img \(role) \(name)\(problem != nil ? " looks-wrong" : "")\"\(style)>\(mark)</div>"
         } else if asset.status == .failed {
             out += "<div class=\"img \(role) failed\"\(style)><span>✕ \(Markup.text(failureText(asset)))</span></div>"
         } else {
             let why = images.unavailable[asset.url] ?? asset.status.rawValue
-            out += "<div class=\"img \(role) missing\"\(style)><span>\(Markup.text(why))</span></div>"
+            out += "<div class=\"img \(role) missing\"\(style)><span>\(Markup.text(why))</span>\(mark)</div>"
         }
     }
 
@@ -423,13 +577,23 @@ public enum HTMLReport {
         return parts.isEmpty ? asset.status.rawValue : parts.joined(separator: ", ")
     }
 
-    /// A classic card's initial (from the message code, else the input file) and a hue stable across runs.
-    static func avatar(for card: ResolvedCard) -> (initial: String, hue: Int) {
-        let basis = card.code ?? JUnitReport.inputFile(of: card.id)
-        let initial = basis.first { $0.isLetter || $0.isNumber }.map { String($0).uppercased() } ?? "#"
+    /// A classic card's avatar without an image: the app's initial (`--app-name`) on a colour of the app's, stable
+    /// across runs, as the SDK draws it; without a name, a grey `App` placeholder.
+    static func avatar(appName: String?) -> (text: String, background: String) {
+        guard let appName, let letter = appName.first(where: { $0.isLetter || $0.isNumber }) else {
+            return ("App", "#aeaeb2")  // the tool cannot know the app: a neutral placeholder, not a made-up letter
+        }
         var hash: UInt32 = 2_166_136_261  // FNV-1a: Hasher is seeded per process, colours must not change
-        for byte in card.id.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return (initial, Int(hash % 360))
+        for byte in appName.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return (String(letter).uppercased(), "hsl(\(hash % 360),55%,45%)")
+    }
+
+    /// `1 Dec 2026, 09:30` (UTC), as the feed shows a message's date.
+    static func dateText(_ seconds: Int64) -> String {
+        let date = CivilDate(seconds: seconds)
+        let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let two = { (value: Int64) in value < 10 ? "0\(value)" : "\(value)" }
+        return "\(date.day) \(names[Int(date.month) - 1]) \(date.year), \(two(date.hour)):\(two(date.minute))"
     }
 
     static func byteText(_ bytes: Int) -> String {
@@ -447,31 +611,59 @@ public enum HTMLReport {
         .count{background:#f2f2f7;border-radius:8px;padding:4px 10px}
         .count.warn{background:#fff3cd;color:#7a5200}.count.bad{background:#fde2e1;color:#a4161a}
         .options{color:#6c6c70;margin:8px 0 0}.empty{text-align:center;color:#6c6c70;padding:24px}
-        .feed,.inputs,.passes{max-width:420px;margin:0 auto;padding:0 12px}
+        .tab{position:absolute;opacity:0;pointer-events:none}
+        .tabs{display:flex;gap:6px;overflow-x:auto;padding:8px 12px;position:sticky;top:0;z-index:2;background:#f2f2f7}
+        .tabs label{white-space:nowrap;padding:4px 12px;border-radius:14px;background:#e5e5ea;cursor:pointer}
+        .feed{display:none;box-sizing:border-box;max-width:420px;margin:0 auto;padding:0 12px}
+        .inputs,.passes{max-width:420px;margin:0 auto;padding:0 12px}
+        @media (min-width:900px){.tabs{display:none}
+        .feeds{display:flex;gap:16px;align-items:flex-start;overflow-x:auto;padding:0 16px}
+        .feed{display:block;flex:0 0 390px;margin:0;padding:0}.inputs,.passes{max-width:820px}}
         .card{background:#fff;border-radius:14px;margin:0 0 14px;padding:10px;box-shadow:0 1px 3px #0002}
         .card.degraded{outline:3px solid #f0ad00}.card.broken{outline:3px solid #d62828}
+        .card::before{content:attr(data-card-id) " · " attr(data-kind);display:block;font-size:11px;color:#6c6c70;
+        margin-bottom:6px;overflow-wrap:anywhere}
         .meta{font-size:11px;color:#6c6c70;margin-bottom:8px;overflow-wrap:anywhere}
-        .kind{font-weight:600;color:#1c1c1e}.tag.pin{background:#007aff;color:#fff}code{font-size:12px}
+        .kind{font-weight:600;color:#1c1c1e}code{font-size:12px}
         .tag{border-radius:4px;padding:0 4px;background:#e5e5ea;font-weight:700}
         .tag.warn{background:#f0ad00;color:#fff}.tag.bad{background:#d62828;color:#fff}
+        .cell{position:relative}
+        .pin{display:inline-block;white-space:nowrap;font-size:11px;font-weight:600;color:#007aff;background:#e5f0ff;
+        border-radius:10px;padding:1px 8px;margin-bottom:6px}
+        .pin::before{content:"";display:inline-block;width:6px;height:6px;border-radius:50%;background:currentColor;
+        margin-right:4px;vertical-align:1px}
+        .cell>time{display:flex;gap:6px;align-items:center;justify-content:flex-end;font-size:11px;color:#8e8e93}
+        .unread .cell>time::before{content:"";width:8px;height:8px;border-radius:50%;background:#007aff}
         .img{background:#e5e5ea center/cover no-repeat;border-radius:10px;display:flex;align-items:center;
-        justify-content:center;color:#6c6c70;font-size:12px;overflow:hidden}
-        .img.hero{width:100%;aspect-ratio:2/1}.img.poster{width:100%;aspect-ratio:16/9}
+        justify-content:center;color:#6c6c70;font-size:12px;overflow:hidden;position:relative;text-align:center}
+        .img.hero{width:100%;aspect-ratio:16/9}.kind-banner .img.hero{aspect-ratio:2/1;border-radius:14px}
+        .img.poster{width:100%;aspect-ratio:16/9}
         .img.failed{background:repeating-linear-gradient(45deg,#fde2e1,#fde2e1 8px,#fff 8px,#fff 16px);color:#a4161a;
         font-weight:600}
-        .kind-banner .img.hero{border-radius:14px}
-        .text{padding:8px 2px;overflow-wrap:anywhere}.no-text{color:#8e8e93;font-style:italic}
+        .img.looks-wrong{outline:3px dashed #f0ad00;outline-offset:-3px}
+        .mark{position:absolute;left:4px;right:4px;bottom:4px;background:#fff3cde6;color:#7a5200;border-radius:6px;
+        font-size:11px;padding:2px 4px}
+        .text{padding:8px 2px;overflow-wrap:anywhere;min-width:0}.no-text{color:#8e8e93;font-style:italic}
         .title{font-weight:600;font-size:15px;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;
         overflow:hidden}
         .body{color:#3a3a3c;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:3;overflow:hidden}
-        .classic{display:flex;gap:10px;align-items:center}.classic .text{flex:1}
-        .avatar{width:48px;height:48px;border-radius:50%;flex:none}
-        .avatar.initial{display:flex;align-items:center;justify-content:center;color:#fff;font-size:22px;font-weight:700}
+        .kind-classic .title,.kind-legacy .title{-webkit-line-clamp:1}.kind-classic .body{-webkit-line-clamp:2}
+        .ph{border-bottom:1px dotted #007aff}.ph.missing{background:#fde2e1;color:#a4161a}
+        .classic,.captioned{display:flex;gap:10px;align-items:center}.classic .text,.captioned .text{flex:1}
+        .avatar{width:48px;height:48px;border-radius:50%;flex:none}.icon32{width:32px;height:32px;border-radius:50%;
+        flex:none}
+        .initial{display:flex;align-items:center;justify-content:center;color:#fff;font-size:22px;font-weight:700}
+        .icon32.initial{font-size:15px}
         .buttons{display:flex;gap:8px;flex-wrap:wrap;margin-top:6px}
         .button{border:1px solid #007aff;color:#007aff;border-radius:8px;padding:3px 10px;text-decoration:none}
-        .slides{display:flex;gap:8px;overflow:hidden}.slide{margin:0;flex:0 0 70%}
+        .slides{display:flex;gap:8px;overflow-x:auto;scroll-snap-type:x mandatory;scrollbar-width:none}
+        .slide{margin:0;flex:0 0 85%;scroll-snap-align:start}
         .slide .img{width:100%;aspect-ratio:4/3}.slide figcaption{font-size:12px;color:#3a3a3c;padding-top:3px}
+        .slide.failed figcaption{color:#a4161a;font-weight:600}
         .slide.empty{flex:1;padding:20px;text-align:center;color:#a4161a;background:#fde2e1;border-radius:10px}
+        .dots{display:flex;gap:6px;justify-content:center;padding:6px 0 2px}
+        .dots a{width:7px;height:7px;border-radius:50%;background:#c7c7cc}.dots a:first-child{background:#1c1c1e}
+        .dots a.failed{background:#d62828}
         .video{position:relative;background:#000;border-radius:10px}
         .play{position:absolute;left:50%;top:50%;transform:translate(-50%,-50%);width:48px;height:48px;
         border-radius:50%;background:#fffc;color:#000;display:flex;align-items:center;justify-content:center;
@@ -479,6 +671,13 @@ public enum HTMLReport {
         .play.failed{background:#d62828;color:#fff}
         .wallet-row{padding:8px 0 2px}.wallet-button{display:inline-block;background:#000;color:#fff;border-radius:8px;
         padding:7px 14px;font-weight:600}.wallet-button.failed{background:#d62828;text-decoration:line-through}
+        .android{font-family:Roboto,"Noto Sans",Arial,sans-serif}
+        .android .card{border-radius:12px;box-shadow:0 1px 2px #0003,0 1px 3px 1px #0001}
+        .android .img{border-radius:8px}.android .kind-banner .img.hero{border-radius:12px}
+        .android .pin{color:#6750a4;background:#eaddff;border-radius:8px}.android .unread .cell>time::before{background:#6750a4}
+        .android .button{border-color:#6750a4;color:#6750a4;border-radius:20px}
+        .android .kind-legacy{border-radius:0;box-shadow:none;border-bottom:1px solid #d1d1d6;margin:0;padding:10px 4px}
+        .android .kind-legacy .avatar{width:40px;height:40px}
         .reason{margin-top:8px;padding:6px 8px;border-radius:8px;font-size:12px}
         .reason.warn{background:#fff3cd}.reason.bad{background:#fde2e1}
         .reason code,.pass code{overflow-wrap:anywhere}
