@@ -37,6 +37,11 @@ enum StoreCommand {
     /// typo. Only the writers (`prefetch`, `check`, `export`, `store gc`) create it.
     /// - Throws: ``CommandFailure`` (exit 2): `no store at DIR; run prefetch first or check --store`.
     static func requireExisting(_ invocation: Invocation) throws(CommandFailure) {
+        // An offline run with a remote cache fills a fresh local store from the remote (the assembly step of a
+        // sharded run on a new runner), so it writes the store and may create it.
+        if invocation.flag("offline"), invocation.value("remote-cache") != nil, !invocation.flag("no-remote") {
+            return
+        }
         let directory: String
         do {
             directory = try invocation.value("store") ?? AssetStore.defaultDirectory()

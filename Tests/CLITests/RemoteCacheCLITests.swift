@@ -312,8 +312,18 @@ import Testing
             "export", shared.origin.campaign, "--store", shared.store("c"), "--remote-cache", shared.remote,
             "--offline", "--no-remote", "--out", shared.store("out2"), "--format", "json",
         ])
-        #expect(without.status == 1)
-        #expect(try JSON.parse(without.stdout)["exported"] == 0)
+        // --no-remote makes it a local-only offline run, which refuses a store that does not exist (exit 2) …
+        #expect(without.status == 2)
+        #expect(without.stderr.contains("no store at"))
+        // … and exports nothing from an empty one.
+        let empty = shared.store("c")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let fromEmpty = try await shared.origin.run([
+            "export", shared.origin.campaign, "--store", empty, "--remote-cache", shared.remote,
+            "--offline", "--no-remote", "--out", shared.store("out2"), "--format", "json",
+        ])
+        #expect(fromEmpty.status == 1)
+        #expect(try JSON.parse(fromEmpty.stdout)["exported"] == 0)
     }
 
     /// nginx that wants credentials: basic auth (`runner:REMOTESECRET`, from the URL's userinfo) or a bearer token
