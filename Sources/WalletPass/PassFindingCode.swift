@@ -62,6 +62,12 @@ public enum PassFindingCode {
     public static let bundleTooManyPasses = "pass.bundle.tooManyPasses"
     /// A `.pkpasses` bundle holds a file that is not a `.pkpass`. Warning (A6).
     public static let bundleExtraFile = "pass.bundle.extraFile"
+    /// A `.pkpasses` bundle holds another bundle (a `.pkpasses` entry, or a `.pkpass` entry that is itself a zip
+    /// of passes): Wallet adds passes, not bundles, from a bundle. Error (A6).
+    public static let bundleNested = "pass.bundle.nested"
+    /// A `.pkpasses` bundle is larger than `PassLimits.maxBundleBytes` (32 MiB; the product's own limit, ten
+    /// passes of a few MiB each). Error (A6).
+    public static let bundleTooLarge = "pass.bundle.tooLarge"
 
     // MARK: pass.manifest.*
 
@@ -227,7 +233,8 @@ public enum PassFindingCode {
         archivePrefixed, archiveTooLarge, archiveTooManyEntries, archiveEntryTooLarge, archiveCompressionRatio,
         archiveTotalTooLarge, archiveUnsafePath, archiveDuplicateName, archiveCaseDuplicate, archiveSymlink,
         archiveEncrypted, archiveUnsupportedCompression, archiveNotAtRoot, archiveJunk, fileUnreadable, contentType,
-        bundleEmpty, bundleTooManyPasses, bundleExtraFile, manifestMissing, manifestInvalidJSON, manifestJSONWarning,
+        bundleEmpty, bundleTooManyPasses, bundleExtraFile, bundleNested, bundleTooLarge, manifestMissing,
+        manifestInvalidJSON, manifestJSONWarning,
         manifestNotObject, manifestListsExcluded, manifestInvalidHash, manifestUppercaseHash, manifestMissingFile,
         manifestHashMismatch, manifestUnlistedFile, signatureMissing, signatureUnparseable, signatureNotSignedData,
         signatureNotDetached, signatureManifestMismatch, signatureInvalid, signatureNoSigner,

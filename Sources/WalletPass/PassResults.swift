@@ -63,6 +63,21 @@ public struct PassSummary: Sendable, Hashable {
     }
 }
 
+/// What a fleet audit compares across passes, read from pass.json and the bytes. Secrets stay out: the
+/// authentication token and barcode messages are kept only as SHA-256 digests.
+public struct PassFacts: Sendable, Hashable {
+    /// Lower-case hex SHA-256 of the whole `.pkpass` (two passes with one serial and different digests differ).
+    public var sha256: String
+    /// `voided: true`.
+    public var voided: Bool
+    /// `webServiceURL` as written (the caller redacts it for output).
+    public var webServiceURL: String?
+    /// SHA-256 hex of `authenticationToken`; `nil` when there is none.
+    public var authenticationTokenDigest: String?
+    /// SHA-256 hex of each distinct barcode message (`barcodes[].message` and the legacy `barcode.message`).
+    public var barcodeDigests: [String]
+}
+
 /// Who signed the pass, read from the signer certificate and the CMS signature.
 public struct PassSigner: Sendable, Hashable {
     /// The certificate's UID (the Pass Type ID it was issued for).
@@ -122,6 +137,8 @@ public struct PassVerification: Sendable, Hashable {
     public var signer: PassSigner?
     /// `nil` when pass.json is missing or unreadable.
     public var summary: PassSummary?
+    /// What `pass audit` compares across a fleet; `nil` when pass.json is missing or unreadable. Not in ``json``.
+    public var facts: PassFacts?
 
     /// A verdict without pass contents, for a pass that never reached the verifier (a download that failed):
     /// the caller's findings say why. `source` is redacted here.

@@ -170,6 +170,7 @@ public final class PassVerifier: Sendable {
             let lint = PassJSONLinter.lint(bytes, now: now, limits: limits)
             passJSON = lint
             run.verification.summary = lint.summary
+            if let object = lint.object { run.verification.facts = facts(object, bytes: bytes) }
         } else if !nested.contains("pass.json") {
             findings.append(
                 .error(PassFindingCode.jsonMissing, "the archive has no pass.json at its root", path: "pass.json"))
@@ -207,6 +208,23 @@ public final class PassVerifier: Sendable {
         findings += ImageChecker.check(entries: archive.entries, style: passJSON?.summary?.style, limits: limits)
         findings += StringsFile.check(entries: archive.entries)
         return findings
+    }
+}
+
+extension PassVerifier {
+    /// The audit's view of pass.json and the archive bytes.
+    fileprivate func facts(_ object: JSONObject, bytes: [UInt8]) -> PassFacts {
+        func digest(_ text: String) -> String { Hex.encode(digester.sha256(Array(text.utf8))) }
+        var messages: [String] = []
+        let barcodes = (object["barcodes"]?.arrayValue ?? []) + (object["barcode"].map { [$0] } ?? [])
+        for barcode in barcodes {
+            if let message = barcode["message"]?.stringValue, !messages.contains(message) { messages.append(message) }
+        }
+        return PassFacts(
+            sha256: Hex.encode(digester.sha256(bytes)), voided: object["voided"]?.boolValue == true,
+            webServiceURL: object["webServiceURL"]?.stringValue,
+            authenticationTokenDigest: object["authenticationToken"]?.stringValue.map(digest),
+            barcodeDigests: messages.map(digest))
     }
 }
 
