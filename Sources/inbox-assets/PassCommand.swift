@@ -25,7 +25,7 @@ enum PassCommand {
     static let inputTimeout = InputLimits.options.filter { $0.name == "input-timeout" }
 
     static let command = Command(
-        "pass", abstract: "Verify and inspect Apple Wallet passes (.pkpass).",
+        "pass", abstract: "Verify, audit and inspect Apple Wallet passes (.pkpass, .pkpasses).",
         subcommands: [
             Command(
                 "verify",
@@ -41,6 +41,7 @@ enum PassCommand {
                 arguments: [Positional("paths", help: "Pass files, directories or http(s) URLs.", repeating: true)],
                 options: [trust, at, formatStreaming, NetworkOptions.quiet] + PassRunner.options + inputTimeout
                     + NetworkOptions.options),
+            PassAuditCommand.command,
             Command(
                 "inspect", abstract: "Show a pass's files, certificates and verification.",
                 arguments: [Positional("path", help: "A pass file.")],
@@ -76,6 +77,9 @@ enum PassCommand {
             return inspection.verification.valid ? ExitCode.success : ExitCode.findings
         }
 
+        if invocation.path.last == "audit" {
+            return try await PassAuditCommand.run(invocation, verifier: verifier, limits: limits, now: now ?? Date())
+        }
         let inputs = PassInput.expand(invocation.positional("paths"))
         let format = PassOutput.Format(rawValue: invocation.value("format") ?? "text") ?? .text
         let output = PassOutput(format: format, document: "passes")

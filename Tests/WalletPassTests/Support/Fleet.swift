@@ -31,19 +31,21 @@ final class Fleet: @unchecked Sendable {
         return path
     }
 
-    /// `inbox-assets ARGS --trust root --trust intermediate --at now`.
-    func run(_ arguments: [String]) async throws -> ChildResult {
-        try await Child.run(Products.inboxAssets, arguments + trustArguments + ["--at", "2025-07-01T00:00:00Z"])
+    /// `inbox-assets ARGS --trust root --trust intermediate --at AT`.
+    func run(_ arguments: [String], at: String = "2025-07-01T00:00:00Z") async throws -> ChildResult {
+        try await Child.run(Products.inboxAssets, arguments + trustArguments + ["--at", at])
     }
 
     /// A pass of the test PKI with its own serial number (and barcode message, unless `barcode` is given).
-    static func pass(serial: String, barcode: String? = nil, extraJSON: String = "") -> [UInt8] {
+    static func pass(
+        serial: String, barcode: String? = nil, extraJSON: String = "", signer: TestCertificate = TestPKI.leaf
+    ) -> [UInt8] {
         let json = PassParts.standardPassJSON
             .replacingOccurrences(
                 of: "\"serialNumber\": \"TEST-0001\"", with: "\"serialNumber\": \"\(serial)\"\(extraJSON)"
             )
             .replacingOccurrences(of: "\"message\": \"TEST-0001\"", with: "\"message\": \"\(barcode ?? serial)\"")
-        return PassParts.signed(passJSON: json).archive
+        return PassParts.signed(passJSON: json, signer: signer).archive
     }
 }
 
