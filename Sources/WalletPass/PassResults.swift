@@ -40,6 +40,20 @@ public struct PassSummary: Sendable, Hashable {
     /// Whether pass.json carries an `nfc` dictionary.
     public var hasNFC: Bool
 
+    init(
+        style: String?, organizationName: String?, description: String?, serialNumber: String?,
+        passTypeIdentifier: String?, teamIdentifier: String?, expirationDate: String?, hasNFC: Bool
+    ) {
+        self.style = style
+        self.organizationName = organizationName
+        self.description = description
+        self.serialNumber = serialNumber
+        self.passTypeIdentifier = passTypeIdentifier
+        self.teamIdentifier = teamIdentifier
+        self.expirationDate = expirationDate
+        self.hasNFC = hasNFC
+    }
+
     init(object: JSONObject, style: String?) {
         self.style = style
         organizationName = object["organizationName"]?.stringValue

@@ -24,7 +24,8 @@ enum PassAuditCommand {
             """,
         arguments: [Positional("paths", help: "Pass and bundle files, directories or http(s) URLs.", repeating: true)],
         options: [
-            PassCommand.trust, PassCommand.at, PassCommand.formatStreaming, warnExpiry, NetworkOptions.quiet,
+            PassCommand.trust, PassCommand.at, PassCommand.formatStreaming, warnExpiry, PassCommand.verdictStore,
+            NetworkOptions.quiet,
         ] + PassRunner.options + PassCommand.inputTimeout + NetworkOptions.options)
 
     static func run(_ invocation: Invocation, verifier: PassVerifier, limits: InputLimits, now: Date) async throws

@@ -1,4 +1,5 @@
 import ArgumentKit
+import AssetStore
 import Findings
 import Foundation
 import HTTPFetch
@@ -15,6 +16,12 @@ enum PassCommand {
     static let at = Option.value(
         "at", "date",
         help: "Evaluate \"now\" (expiry warnings) at this ISO 8601 date, e.g. 2025-01-31 or 2025-01-31T12:00:00Z.")
+
+    /// `--store DIR`: keep verdicts in the store's record area (off without it).
+    static let verdictStore = Option.value(
+        "store", "dir",
+        help: "Keep each pass's verdict in this asset store (records/), keyed by its bytes: a re-run re-hashes "
+            + "unchanged passes and decides only expiry again.")
 
     /// `--format text|json|ndjson` for the commands that stream a verdict per pass.
     static let formatStreaming = Option.value(
@@ -39,7 +46,8 @@ enum PassCommand {
                     unless --unordered. Exit 1 when any pass is invalid, 2 when a path cannot be read.
                     """,
                 arguments: [Positional("paths", help: "Pass files, directories or http(s) URLs.", repeating: true)],
-                options: [trust, at, formatStreaming, NetworkOptions.quiet] + PassRunner.options + inputTimeout
+                options: [trust, at, formatStreaming, verdictStore, NetworkOptions.quiet] + PassRunner.options
+                    + inputTimeout
                     + NetworkOptions.options),
             PassAuditCommand.command,
             Command(
@@ -57,9 +65,18 @@ enum PassCommand {
             }
             now = date
         }
+        var cache: PassVerdictCache? = nil
+        if let directory = invocation.value("store") {
+            do {
+                let records = try AssetStore(directory: directory).records
+                cache = PassVerdictCache(load: { records.load($0) }, save: { records.save($0, $1) })
+            } catch {
+                throw CommandFailure(message: "cannot open the store: \(error)", status: ExitCode.invalidInput)
+            }
+        }
         let verifier: PassVerifier
         do {
-            verifier = try PassVerifier(extraTrustFiles: invocation.values("trust"), now: now)
+            verifier = try PassVerifier(extraTrustFiles: invocation.values("trust"), now: now, cache: cache)
         } catch {
             throw CommandFailure(message: "\(error)", status: ExitCode.invalidInput)
         }

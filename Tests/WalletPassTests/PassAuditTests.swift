@@ -115,3 +115,38 @@ import Testing
         #expect(result.errors.contains("'--warn-expiry <days>'"), "\(result.errors)")
     }
 }
+
+/// `--store DIR`: verdicts kept by the bytes' digest, time-dependent findings decided again on every run.
+@Suite struct PassVerdictCacheTests {
+    @Test func aReAuditReadsTheVerdictsAndDecidesExpiryAgain() async throws {
+        let fleet = try Fleet()
+        for index in 0..<6 { try fleet.write("p\(index).pkpass", Fleet.pass(serial: "C-\(index)")) }
+        try fleet.write("broken.pkpass", Array("not a zip".utf8))
+        try FileManager.default.copyItem(atPath: fleet.passes + "/p0.pkpass", toPath: fleet.passes + "/copy.pkpass")
+        let store = fleet.directory + "/store"
+        let arguments = ["pass", "audit", fleet.passes, "--format", "json", "--store", store]
+        let first = try await fleet.run(arguments)
+        let records = try FileManager.default.subpathsOfDirectory(atPath: store + "/records")
+            .filter { $0.split(separator: "/").count == 2 }
+        #expect(records.count == 7, "one record per distinct pass, not per path: \(records)")
+        let again = try await fleet.run(arguments)
+        #expect(again.output == first.output)
+        #expect(again.status == first.status)
+        // Later, the certificate and the passes have expired: the cached verdicts give what a fresh run gives.
+        for at in ["2027-02-01T00:00:00Z", "2026-12-31T23:00:00Z"] {
+            let cached = try await fleet.run(arguments, at: at)
+            let fresh = try await fleet.run(["pass", "audit", fleet.passes, "--format", "json"], at: at)
+            #expect(cached.output == fresh.output, "at \(at)")
+            #expect(cached.output != first.output)
+        }
+        let later = try await fleet.run(arguments, at: "2027-02-01T00:00:00Z")
+        let codes = try later.json()["audit"]?["codes"]
+        #expect(codes?["pass.cert.expiredSince"] == 7)
+        #expect(codes?["pass.json.expired"] == 7)
+        // A damaged record is not believed: the pass is verified again and the record rewritten.
+        let path = store + "/records/" + records[0]
+        try Data("{\"v\": 1, \"findings\": 3}".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try await fleet.run(arguments).output == first.output)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("{\"v\":1,\"findings\":["))
+    }
+}
