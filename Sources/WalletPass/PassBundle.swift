@@ -207,3 +207,28 @@ public enum PassResult: Sendable, Hashable {
         }
     }
 }
+
+/// What the web-service check needs from a pass: where its service is and the token Wallet sends there.
+/// The token is a secret: it goes into the `Authorization` header and nowhere else.
+public struct PassWebServiceCredentials: Sendable {
+    public var webServiceURL: String
+    public var passTypeIdentifier: String
+    public var serialNumber: String
+    public var authenticationToken: String
+}
+
+extension PassVerifier {
+    /// The pass's web service credentials from its pass.json; `nil` when it has no `webServiceURL`,
+    /// `authenticationToken`, `passTypeIdentifier` or `serialNumber` (or is not a readable pass).
+    public func webServiceCredentials(bytes: [UInt8]) -> PassWebServiceCredentials? {
+        let archive = PassArchiveReader.read(bytes, limits: limits)
+        guard archive.readable, let json = archive.entries.first(where: { $0.name == "pass.json" })?.data,
+            let object = try? JSON.parse(
+                json, options: JSONParseOptions(maxDepth: limits.maxJSONDepth, allowTrailingCommas: true)),
+            let url = object["webServiceURL"]?.stringValue, let token = object["authenticationToken"]?.stringValue,
+            let type = object["passTypeIdentifier"]?.stringValue, let serial = object["serialNumber"]?.stringValue
+        else { return nil }
+        return PassWebServiceCredentials(
+            webServiceURL: url, passTypeIdentifier: type, serialNumber: serial, authenticationToken: token)
+    }
+}

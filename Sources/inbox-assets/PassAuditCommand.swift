@@ -12,6 +12,11 @@ enum PassAuditCommand {
         help: "Forecast window: warn when a signer certificate expires within this many days (30d or 30).",
         default: "30d")
 
+    static let webService = Option.flag(
+        "web-service",
+        help: "Also ask each pass's update web service (read-only GETs): the latest pass, a conditional repeat, a "
+            + "wrong token.")
+
     static let command = Command(
         "audit",
         abstract: "Audit a fleet of passes: signers and their expiry, duplicates, expired and voided passes.",
@@ -24,7 +29,8 @@ enum PassAuditCommand {
             """,
         arguments: [Positional("paths", help: "Pass and bundle files, directories or http(s) URLs.", repeating: true)],
         options: [
-            PassCommand.trust, PassCommand.at, PassCommand.formatStreaming, warnExpiry, PassCommand.verdictStore,
+            PassCommand.trust, PassCommand.at, PassCommand.formatStreaming, warnExpiry, webService,
+            PassCommand.verdictStore,
             NetworkOptions.quiet,
         ] + PassRunner.options + PassCommand.inputTimeout + NetworkOptions.options)
 

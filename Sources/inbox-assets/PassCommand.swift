@@ -132,9 +132,12 @@ enum PassCommand {
             if case .url = $0 { return true }
             return false
         }
+        let webService = invocation.flag("web-service")
+        let engine = hasURL || webService ? try NetworkOptions.engine(invocation) : nil
         return PassRunner(
-            verifier: verifier, limits: limits, engine: hasURL ? try NetworkOptions.engine(invocation) : nil,
-            jobs: jobs, unordered: invocation.flag("unordered"), quiet: invocation.flag("quiet"))
+            verifier: verifier, limits: limits, engine: engine, jobs: jobs, unordered: invocation.flag("unordered"),
+            quiet: invocation.flag("quiet"),
+            webService: webService ? engine.map { PassWebServiceCheck(engine: $0, verifier: verifier) } : nil)
     }
 
     /// A pass file's bytes through the one input reader: at most one byte past the archive limit (the verifier

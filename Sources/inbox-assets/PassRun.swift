@@ -48,6 +48,8 @@ struct PassRunner: Sendable {
     let unordered: Bool
     /// `--quiet`: no progress line (shown on a terminal while URLs download).
     var quiet = false
+    /// `pass audit --web-service`: each pass's update web service is asked too (its findings join the pass's).
+    var webService: PassWebServiceCheck? = nil
 
     /// `--jobs N` (default: the cores this process may use) and `--unordered`.
     static let options: [Option] = [
@@ -121,8 +123,19 @@ struct PassRunner: Sendable {
             let finding = Finding.error(PassFindingCode.fileUnreadable, error.message)
             return .result(.pass(PassVerification(source: path, findings: [finding])))
         }
-        return .result(
-            await slots.run { verifier.verifyPassOrBundle(bytes: bytes, source: path, bundle: bundle(path)) })
+        let result = await slots.run {
+            verifier.verifyPassOrBundle(bytes: bytes, source: path, bundle: bundle(path))
+        }
+        return .result(await checkWebService(result, bytes: bytes))
+    }
+
+    /// With `--web-service`, a pass (not a bundle's passes) with a web service gets its `pass.webService.*` findings.
+    private func checkWebService(_ result: PassResult, bytes: [UInt8]) async -> PassResult {
+        guard let webService, case .pass(var pass) = result, pass.facts?.webServiceURL != nil,
+            let credentials = verifier.webServiceCredentials(bytes: bytes)
+        else { return result }
+        pass.findings += await webService.check(credentials)
+        return .pass(pass)
     }
 
     private func bundle(_ path: String) -> Bool { PassVerifier.isBundleName(path) }
@@ -153,7 +166,7 @@ struct PassRunner: Sendable {
         let result = await slots.run {
             verifier.verifyPassOrBundle(bytes: bytes, source: url, bundle: namedBundle || servedBundle)
         }
-        switch result {
+        switch await checkWebService(result, bytes: bytes) {
         case .pass(var pass):
             if let finding = PassVerifier.checkContentType(outcome.contentType) { pass.findings.append(finding) }
             return .pass(pass)
