@@ -213,7 +213,8 @@ public enum PassFindingCode {
     public static let imageNotPNG = "pass.image.notPng"
     /// An image's pixel size does not fit its kind at its scale (@1x/@2x/@3x). Warning (G2).
     public static let imageSize = "pass.image.size"
-    /// An image side exceeds `PassLimits.maxImageSide` (4096 px). Error (A5).
+    /// An image side exceeds `PassLimits.maxImageSide` (4096 px). Warning (Apple documents recommended sizes, no
+    /// maximum); error when its decoded RGBA bitmap exceeds `PassLimits.maxTotalBytes` (32 MiB) (A5).
     public static let imageTooLarge = "pass.image.tooLarge"
     /// The style does not display this image (e.g. a strip on a generic pass). Warning (G3).
     public static let imageUnusedForStyle = "pass.image.unusedForStyle"
