@@ -154,6 +154,12 @@ public enum PassResult: Sendable, Hashable {
         }
     }
 
+    /// Whether the input was a bundle.
+    public var isBundle: Bool {
+        if case .bundle = self { return true }
+        return false
+    }
+
     /// Every pass verified: the pass itself, or each pass in the bundle.
     public var passes: [PassVerification] {
         switch self {
@@ -167,6 +173,28 @@ public enum PassResult: Sendable, Hashable {
         switch self {
         case .pass(let pass): pass.findings
         case .bundle(let bundle): bundle.findings
+        }
+    }
+
+    /// One verification for reports that hold one per URL (`check`): a pass as it is; a bundle as its own findings
+    /// followed by each pass's, their paths prefixed with the pass's entry (`two.pkpass/signature`), the summary
+    /// and signer of its first pass.
+    public var flattened: PassVerification {
+        switch self {
+        case .pass(let pass): return pass
+        case .bundle(let bundle):
+            var findings = bundle.findings
+            for pass in bundle.passes {
+                let entry = String(pass.source.split(separator: "#").last ?? "")
+                findings += pass.findings.map { finding in
+                    var prefixed = finding
+                    prefixed.path = finding.path.map { entry + "/" + $0 } ?? entry
+                    return prefixed
+                }
+            }
+            return PassVerification(
+                source: bundle.source, findings: findings, signer: bundle.passes.first?.signer,
+                summary: bundle.passes.first?.summary)
         }
     }
 

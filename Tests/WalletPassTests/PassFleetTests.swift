@@ -150,3 +150,43 @@ import Testing
         #expect(large.kib < 64 * 1024, "peak RSS \(large.kib) KiB")
     }
 }
+
+/// `check`: a wallet card whose URL serves a `.pkpasses` bundle gets the bundle's verdict, not "no pass.json".
+@Suite struct WalletCardBundleTests {
+    @Test func aWalletCardServingABundleIsVerifiedPassByPass() async throws {
+        let fleet = try Fleet()
+        let good = Fleet.pass(serial: "K-1")
+        var broken = PassParts.signed()
+        broken.replace("logo.png", with: png(10, 10))
+        try fleet.write("good.pkpasses", ZipWriter.archive([.init("a.pkpass", good), .init("b.pkpass", good)]))
+        try fleet.write(
+            "bad.pkpasses", ZipWriter.archive([.init("a.pkpass", good), .init("b.pkpass", broken.archive)]))
+        let server = try FixtureServer(root: fleet.passes)
+        defer { server.stop() }
+        func card(_ name: String) -> String {
+            #"{"ios_title": "t", "content": "b", "inbox_days": 1, "data": {"displayType": "wallet", "wallet": "https://cdn.example.com/\#(name)"}}"#
+        }
+        let campaign = fleet.directory + "/campaign.json"
+        let text = #"{"request": {"notifications": ["# + card("good.pkpasses") + "," + card("bad.pkpasses") + "]}}"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: campaign))
+        let result = try await Child.run(
+            Products.inboxAssets,
+            [
+                "check", campaign, "--no-store", "--format", "json", "--retries", "0", "--connect-to",
+                "cdn.example.com:443:127.0.0.1:\(server.httpsPort!)", "--cacert", server.caFilePath!,
+            ] + fleet.trustArguments)
+        let report = try result.json()
+        let passes = try #require(report["passes"]?.arrayValue)
+        let byURL = Dictionary(uniqueKeysWithValues: passes.map { ($0["url"]?.stringValue ?? "", $0) })
+        let valid = try #require(byURL["https://cdn.example.com/good.pkpasses"])
+        #expect(valid["valid"] == true, "\(valid)")
+        #expect(PassFleetTests.codes(valid).isEmpty, "served as application/vnd.apple.pkpasses")
+        let bad = try #require(byURL["https://cdn.example.com/bad.pkpasses"])
+        #expect(bad["valid"] == false)
+        let paths = bad["findings"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? []
+        #expect(paths.contains { $0.hasPrefix("b.pkpass/") }, "\(paths)")
+        #expect(!PassFleetTests.codes(bad).contains("pass.json.missing"))
+        #expect(report["cards"]?[0]?["broken"] == false)
+        #expect(report["cards"]?[1]?["broken"] == true)
+    }
+}
