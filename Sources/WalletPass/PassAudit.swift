@@ -24,34 +24,61 @@ public struct PassAudit: Sendable {
     private var voided = Group()
     private var insecure = Group()
     /// passTypeIdentifier + serialNumber → the first pass's digest and source, and the passes that differ.
-    private var serials: [String: (sha256: String, group: Group)] = [:]
+    private var serials: [String: (sha256: Digest128, group: Group)] = [:]
     private var serialConflicts: [String] = []
-    /// Barcode message digest → the serials using it.
-    private var barcodes: [String: Keyed] = [:]
-    private var barcodeOrder: [String] = []
-    /// Token digest → the serials using it.
-    private var tokens: [String: Keyed] = [:]
-    private var tokenOrder: [String] = []
+    /// Barcode message digest → the first serial using it and the passes with other serials.
+    private var barcodes: [Digest128: Keyed] = [:]
+    private var sharedBarcodes: [Digest128] = []
+    /// Token digest → the same.
+    private var tokens: [Digest128: Keyed] = [:]
+    private var sharedTokens: [Digest128] = []
 
-    /// A count of passes with a few of their sources.
+    /// A count of passes with a few of their sources (the first kept without an array: most groups stay at one,
+    /// and a fleet of 100,000 passes keeps one per pass).
     struct Group: Sendable {
         var count = 0
-        var sources: [String] = []
+        var first: String?
+        var more: [String] = []
 
         mutating func add(_ source: String) {
             count += 1
-            if sources.count < PassAudit.examples { sources.append(source) }
+            if first == nil {
+                first = source
+            } else if more.count < PassAudit.examples - 1 {
+                more.append(source)
+            }
         }
 
         var listed: String {
-            sources.joined(separator: ", ") + (count > sources.count ? " and \(count - sources.count) more" : "")
+            let sources = (first.map { [$0] } ?? []) + more
+            return sources.joined(separator: ", ") + (count > sources.count ? " and \(count - sources.count) more" : "")
         }
     }
 
-    /// Passes sharing one value, counted once per distinct serial.
+    /// Passes sharing one value: the first pass's serial and whether another serial uses it too.
     struct Keyed: Sendable {
-        var serials: Set<String> = []
+        var firstIdentity: Int
+        var shared = false
         var group = Group()
+    }
+
+    /// The first 128 bits of a lower-case hex SHA-256: a compact key (a collision among 100,000 passes has a chance
+    /// of about 10⁻²⁹).
+    struct Digest128: Hashable, Sendable {
+        var high: UInt64
+        var low: UInt64
+
+        init(hex: String) {
+            let utf8 = Array(hex.utf8.prefix(32))
+            func half(_ part: ArraySlice<UInt8>) -> UInt64 {
+                part.reduce(0) { value, digit in
+                    let nibble = digit >= 97 ? digit - 87 : digit >= 65 ? digit - 55 : digit &- 48
+                    return value << 4 | UInt64(nibble & 0xF)
+                }
+            }
+            high = half(utf8.prefix(16))
+            low = half(utf8.dropFirst(16))
+        }
     }
 
     public init() {}
@@ -83,8 +110,9 @@ public struct PassAudit: Sendable {
         if facts.voided { voided.add(pass.source) }
         guard let type = summary.passTypeIdentifier, let serial = summary.serialNumber else { return }
         let identity = type + "/" + serial
+        let digest = Digest128(hex: facts.sha256)
         if var known = serials[identity] {
-            if known.sha256 != facts.sha256 {
+            if known.sha256 != digest {
                 if known.group.count == 1 { serialConflicts.append(identity) }
                 known.group.add(pass.source)
             }
@@ -92,20 +120,33 @@ public struct PassAudit: Sendable {
         } else {
             var group = Group()
             group.add(pass.source)
-            serials[identity] = (facts.sha256, group)
+            serials[identity] = (digest, group)
         }
-        for digest in facts.barcodeDigests { Self.share(digest, identity, pass.source, &barcodes, &barcodeOrder) }
+        let identityHash = identity.hashValue
+        for message in facts.barcodeDigests {
+            Self.share(Digest128(hex: message), identityHash, pass.source, &barcodes, &sharedBarcodes)
+        }
         if let token = facts.authenticationTokenDigest {
-            Self.share(token, identity, pass.source, &tokens, &tokenOrder)
+            Self.share(Digest128(hex: token), identityHash, pass.source, &tokens, &sharedTokens)
         }
     }
 
     private static func share(
-        _ key: String, _ identity: String, _ source: String, _ table: inout [String: Keyed], _ order: inout [String]
+        _ key: Digest128, _ identity: Int, _ source: String, _ table: inout [Digest128: Keyed],
+        _ shared: inout [Digest128]
     ) {
-        if table[key] == nil { order.append(key) }
-        var entry = table[key, default: Keyed()]
-        if entry.serials.insert(identity).inserted { entry.group.add(source) }
+        guard var entry = table[key] else {
+            var entry = Keyed(firstIdentity: identity)
+            entry.group.add(source)
+            table[key] = entry
+            return
+        }
+        guard identity != entry.firstIdentity else { return }
+        if !entry.shared {
+            entry.shared = true
+            shared.append(key)
+        }
+        entry.group.add(source)
         table[key] = entry
     }
 
@@ -142,14 +183,14 @@ public struct PassAudit: Sendable {
                     "\(group.count) passes with different contents share serial \(identity): \(group.listed)",
                     path: identity))
         }
-        for key in barcodeOrder where barcodes[key]!.serials.count > 1 {
+        for key in sharedBarcodes {
             let group = barcodes[key]!.group
             findings.append(
                 .warning(
                     PassAuditFindingCode.duplicateBarcode,
                     "\(group.count) passes with different serial numbers share one barcode message: \(group.listed)"))
         }
-        for key in tokenOrder where tokens[key]!.serials.count > 1 {
+        for key in sharedTokens {
             let group = tokens[key]!.group
             findings.append(
                 .warning(
