@@ -151,7 +151,11 @@ struct PassRunner: Sendable {
     /// Downloads a pass or bundle (at most the archive limit, the bundle limit for a `*.pkpasses` path) and
     /// verifies the bytes; a failed download is an invalid pass whose finding says why.
     private func download(_ url: String, slots: VerifySlots) async -> PassResult {
-        guard let engine else { return .pass(PassVerification(source: url, findings: [])) }
+        guard let engine else {  // the runner makes an engine whenever an input is a URL: never valid by default
+            let finding = Finding.error(
+                PassFindingCode.fileUnreadable, "\(Redaction.redactURL(url)) was not downloaded")
+            return .pass(PassVerification(source: url, findings: [finding]))
+        }
         let path = String(url.prefix { $0 != "?" && $0 != "#" })
         let namedBundle = bundle(path)
         let sink = MemorySink(
