@@ -48,10 +48,7 @@ extension PassVerifier {
                 "the bundle is larger than \(limits.maxBundleBytes >> 20) MiB (\(bytes.count) bytes read)")
             return PassBundleVerification(source: source, findings: [finding], passes: [])
         }
-        var outer = limits
-        outer.maxArchiveBytes = limits.maxBundleBytes
-        outer.maxEntryBytes = limits.maxArchiveBytes
-        outer.maxTotalBytes = limits.maxBundleBytes
+        let outer = bundleLimits
         let archive = PassArchiveReader.read(bytes, limits: outer)
         // The layout rules of a single pass (pass.json at the root, junk files) do not apply to a bundle.
         var findings = archive.findings.filter { $0.code != PassFindingCode.archiveNotAtRoot }
@@ -114,15 +111,21 @@ extension PassVerifier {
 
     /// How many `.pkpass`/`.pkpasses` entries the archive in `bytes` holds (0 when it is no readable ZIP).
     private func bundleEntryCount(_ bytes: [UInt8]) -> Int {
-        var outer = limits
-        outer.maxArchiveBytes = limits.maxBundleBytes
-        outer.maxEntryBytes = limits.maxArchiveBytes
-        outer.maxTotalBytes = limits.maxBundleBytes
+        let outer = bundleLimits
         let archive = PassArchiveReader.read(bytes, limits: outer)
         return archive.entries.filter {
             let name = $0.name.lowercased()
             return name.hasSuffix(".pkpass") || name.hasSuffix(".pkpasses")
         }.count
+    }
+
+    /// The limits of a bundle's outer ZIP: the bundle limit in all, each entry a pass up to the archive limit.
+    private var bundleLimits: PassLimits {
+        var outer = limits
+        outer.maxArchiveBytes = limits.maxBundleBytes
+        outer.maxEntryBytes = limits.maxArchiveBytes
+        outer.maxTotalBytes = limits.maxBundleBytes
+        return outer
     }
 
     private func nested(_ name: String) -> Finding {
@@ -246,6 +249,17 @@ public struct PassWebServiceCredentials: Sendable {
 }
 
 extension PassVerifier {
+    /// The credentials of each `.pkpass` in a bundle, by entry name (`nil` for a pass without them), in archive order.
+    public func bundleWebServiceCredentials(bytes: [UInt8]) -> [String: PassWebServiceCredentials] {
+        let outer = bundleLimits
+        var credentials: [String: PassWebServiceCredentials] = [:]
+        for entry in PassArchiveReader.read(bytes, limits: outer).entries
+        where entry.name.lowercased().hasSuffix(".pkpass") {
+            credentials[entry.name] = webServiceCredentials(bytes: entry.data)
+        }
+        return credentials
+    }
+
     /// The pass's web service credentials from its pass.json; `nil` when it has no `webServiceURL`,
     /// `authenticationToken`, `passTypeIdentifier` or `serialNumber` (or is not a readable pass).
     public func webServiceCredentials(bytes: [UInt8]) -> PassWebServiceCredentials? {

@@ -129,13 +129,25 @@ struct PassRunner: Sendable {
         return .result(await checkWebService(result, bytes: bytes))
     }
 
-    /// With `--web-service`, a pass (not a bundle's passes) with a web service gets its `pass.webService.*` findings.
+    /// With `--web-service`, each pass with a web service (a bundle's too) gets its `pass.webService.*` findings.
     private func checkWebService(_ result: PassResult, bytes: [UInt8]) async -> PassResult {
-        guard let webService, case .pass(var pass) = result, pass.facts?.webServiceURL != nil,
-            let credentials = verifier.webServiceCredentials(bytes: bytes)
-        else { return result }
-        pass.findings += await webService.check(credentials)
-        return .pass(pass)
+        guard let webService else { return result }
+        switch result {
+        case .pass(var pass):
+            guard pass.facts?.webServiceURL != nil, let credentials = verifier.webServiceCredentials(bytes: bytes)
+            else { return result }
+            pass.findings += await webService.check(credentials)
+            return .pass(pass)
+        case .bundle(var bundle):
+            guard bundle.passes.contains(where: { $0.facts?.webServiceURL != nil }) else { return result }
+            let credentials = verifier.bundleWebServiceCredentials(bytes: bytes)
+            for index in bundle.passes.indices {
+                let entry = String(bundle.passes[index].source.split(separator: "#").last ?? "")
+                guard bundle.passes[index].facts?.webServiceURL != nil, let found = credentials[entry] else { continue }
+                bundle.passes[index].findings += await webService.check(found)
+            }
+            return .bundle(bundle)
+        }
     }
 
     private func bundle(_ path: String) -> Bool { PassVerifier.isBundleName(path) }

@@ -43,6 +43,11 @@ import Testing
             to: URL(fileURLWithPath: fleet.directory + "/www/passkit/wrong-pass.pkpass"))
         let otherSerial = Fleet.pass(serial: "OTHER", extraJSON: service("wrong-serial") + "\"\(Self.token("OTHER"))\"")
         try Data(otherSerial).write(to: URL(fileURLWithPath: fleet.directory + "/www/passkit/wrong-serial.pkpass"))
+        // A bundle's passes are asked about too.
+        let bundled = Fleet.pass(serial: "W-bundled", extraJSON: service("ok") + "\"\(Self.token("W-bundled"))\"")
+        try Data(bundled).write(to: URL(fileURLWithPath: www + "/W-bundled.pkpass"))
+        try Data(Self.token("W-bundled").utf8).write(to: URL(fileURLWithPath: www + "/W-bundled.token"))
+        try fleet.write("Z-bundle.pkpasses", ZipWriter.archive([.init("ok.pkpass", bundled)]))
         // A pass without a web service is not asked about.
         try fleet.write("W-none.pkpass", Fleet.pass(serial: "W-none"))
 
@@ -53,7 +58,7 @@ import Testing
             "--connect-to", "\(Self.host):443:127.0.0.1:\(server.httpsPort!)", "--cacert", server.caFilePath!,
         ])
         #expect(result.status == 1)
-        for (serial, _, _, _, _) in Self.cases + [("OTHER", "", true, [], true)] {
+        for (serial, _, _, _, _) in Self.cases + [("OTHER", "", true, [], true), ("W-bundled", "", true, [], true)] {
             #expect(!result.output.contains(Self.token(serial)), "tokens never reach the output")
         }
         let passes = try #require(try result.json()["passes"]?.arrayValue)
@@ -65,11 +70,15 @@ import Testing
             #expect(pass["valid"]?.boolValue == valid, "\(serial)")
         }
         #expect(PassFleetTests.codes(byPath[fleet.passes + "/W-none.pkpass"]).isEmpty)
+        let inBundle = byPath[fleet.passes + "/Z-bundle.pkpasses"]?["passes"]?[0]
+        #expect(PassFleetTests.codes(inBundle) == ["pass.webService.ok"], "\(inBundle ?? .null)")
         let stats = server.stats
         #expect(Set(stats.requestsByMethod.keys) == ["GET"], "never POST or DELETE: \(stats.requestsByMethod)")
         // ok: the latest pass, the conditional repeat (304), the wrong token (401).
         #expect(server.requests(for: "/passkit/ok/v1/passes/\(TestPKI.passTypeIdentifier)/W-ok") == 3)
-        // Every service that answered 200 (ok, no-auth, wrong-pass, wrong-serial) answers the repeat with 304.
-        #expect(stats.responsesByStatus[304] == 4)
+        #expect(server.requests(for: "/passkit/ok/v1/passes/\(TestPKI.passTypeIdentifier)/W-bundled") == 3)
+        // Every service that answered 200 (ok, the bundle's, no-auth, wrong-pass, wrong-serial) answers the repeat
+        // with 304.
+        #expect(stats.responsesByStatus[304] == 5)
     }
 }
