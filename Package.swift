@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "FixtureServerTests", dependencies: ["TestSupport", "FixtureServer"]),
         .testTarget(
             name: "WalletPassTests",
-            dependencies: ["TestSupport", "WalletPass", "Findings", "StrictJSON", "COpenSSL", "CZip"]),
+            dependencies: ["TestSupport", "WalletPass", "Findings", "StrictJSON", "COpenSSL", "CZip", "FixtureServer"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["TestSupport", "MediaProbe", "Findings", "StrictJSON"]),
         .testTarget(name: "AssetStoreTests", dependencies: ["TestSupport", "AssetStore", "Findings", "StrictJSON"]),
         .testTarget(

@@ -29,6 +29,13 @@ mkdir -p "$work/www/s" "$work/www/inbox" "$work/www/video" "$work/logs" "$work/t
 # MARK: content: FILES small PNGs (1–8 KB), URLS PNGs for c, a sparse VIDEO_MB MiB .mp4 for f
 python3 "$here/gen-pngs.py" 8 "$work/www/s/f-{:05d}.png:$files" "$work/www/inbox/img-{:04d}.png:$urls"
 du -sb "$work/www/s" | cut -f1 >"$results/a-bytes.txt"
+# d (issue 14): FILES pass URLs, links to the passes run.sh generated (each pass under FILES / PASSES names).
+mkdir -p "$work/www/passes"
+pass_dir="$2/passes/passes"
+pass_count=$(find "$pass_dir" -name '*.pkpass' | wc -l)
+for i in $(seq 0 $((files - 1))); do
+    ln -s "$pass_dir/$(printf 'pass-%05d.pkpass' $((i % pass_count)))" "$work/www/passes/$(printf 'p-%05d.pkpass' "$i")"
+done
 # Sparse: nginx serves VIDEO_MB MiB of zeros after an `ftyp` box without any disk or page cache to speak of.
 printf '\x00\x00\x00\x18ftypisom\x00\x00\x02\x00isomiso2' >"$work/www/video/big.mp4"
 truncate -s "${video_mb}M" "$work/www/video/big.mp4"
@@ -51,7 +58,7 @@ pid $work/nginx.pid;
 error_log $work/logs/error.log warn;
 events { worker_connections 1024; }
 http {
-    types { image/png png; video/mp4 mp4; }
+    types { image/png png; video/mp4 mp4; application/vnd.apple.pkpass pkpass; }
     default_type application/octet-stream;
     # One line per request: c counts them, b sums the body bytes of the re-run.
     log_format bench '\$status \$body_bytes_sent \$request_method \$request_uri \$server_protocol';
@@ -144,6 +151,18 @@ for p in h1 h2; do
         "$bin prefetch $work/$p.ndjson --store $work/store-$p $net ${tls[$p]} > /dev/null"
     rm -rf "$work/$p-files"
 done
+
+# MARK: d (issue 14). pass audit of FILES pass URLs at N vs curl --parallel downloading them
+seq 0 $((files - 1)) | awk -v base="${base[h1]}" '{ printf "%s/passes/p-%05d.pkpass\n", base, $1 }' >"$work/passes.urls"
+awk '{ printf "url = \"%s\"\noutput = \"/dev/null\"\n", $1 }' "$work/passes.urls" >"$work/passes.curl"
+root_pem="$2/passes/pki/root.pem"
+"$bin" pass audit --trust "$root_pem" --concurrency "$n" --host-concurrency "$n" --format ndjson \
+    $(cat "$work/passes.urls") | tail -1 >"$results/d-url-audit.json" || true
+echo "==> d. pass audit of $files pass URLs, N=$n"
+measure d-urls --runs "$runs" -i --warmup 1 \
+    -n "curl --parallel --parallel-max $n (pass URLs)" "curl -s --fail --parallel --parallel-max $n --http1.1 -K $work/passes.curl" \
+    -n "inbox-assets pass audit URLs --concurrency $n" \
+    "bash -c '$bin pass audit --trust $root_pem --concurrency $n --host-concurrency $n \$(cat $work/passes.urls) > /dev/null'"
 
 # curl alone over HTTP/2 at N, the peer the engine's HTTP/2 numbers at N will be compared with once it works there.
 measure a-h2-curl-n --runs "$runs" --warmup 1 -n "curl --parallel --parallel-max $n (h2)" \

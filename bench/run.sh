@@ -2,7 +2,8 @@
 # `make bench`: measures inbox-assets side by side with the tools users would otherwise reach for, and writes
 # bench/RESULTS.md (machine, exact commands, median of BENCH_RUNS runs, ratio to the peer from the same run).
 #
-# Items (issue 8): c resolve rate, d pass verify, e store ingest here; a small files over loopback, b the 304 re-run,
+# Items (issue 8): c resolve rate, d pass verify (issue 14: all cores, the re-audit, and in network.sh the audit of
+# pass URLs), e store ingest here; a small files over loopback, b the 304 re-run,
 # c's request count and f peak RSS of a video prefetch in bench/network.sh (nginx on 127.0.0.1, run as this user);
 # g the shared remote cache and sharded runs in bench/remote.sh (issue 15).
 #
@@ -89,6 +90,18 @@ measure d-verify --runs "$runs" --warmup 1 \
     -n "inbox-assets pass verify" "taskset -c 0 $bin pass verify --trust $root_pem $pass_dir > /dev/null"
 measure d-loop --runs "$(( runs < 3 ? runs : 3 ))" \
     -n "unzip + sha1sum + openssl cms -verify" "taskset -c 0 bash bench/pass-loop.sh $root_pem $pass_dir/*.pkpass"
+# d (issue 14): every core (no taskset), and a re-audit read from the verdict cache in a store. `-i`: an audit exits
+# 1 when a pass is invalid or a signer expires within 30 days, which says nothing about its speed.
+cores=$(nproc)
+echo "$cores" >"$results/d-cores.txt"
+measure d-verify-all --runs "$runs" --warmup 1 \
+    -n "inbox-assets pass verify --jobs $cores" "$bin pass verify --trust $root_pem --jobs $cores $pass_dir > /dev/null"
+measure d-audit --runs "$runs" -i --prepare "rm -rf $work/verdicts" \
+    -n "pass audit --store, first run" "$bin pass audit --trust $root_pem --store $work/verdicts $pass_dir > /dev/null"
+"$bin" pass audit --trust "$root_pem" --store "$work/verdicts" "$pass_dir" >/dev/null || true
+measure d-reaudit --runs "$runs" -i --warmup 1 \
+    -n "pass audit --store, re-run" "$bin pass audit --trust $root_pem --store $work/verdicts $pass_dir > /dev/null"
+rm -rf "$work/verdicts"
 taskset -c 0 openssl speed -mr -seconds 3 rsa2048 2>/dev/null | grep '^+F2:' >"$results/d-rsa.txt"
 taskset -c 0 openssl speed -mr -seconds 3 -evp sha1 2>/dev/null | grep '^+F:' >"$results/d-sha1.txt"
 du -cb "$work/passes/unpacked-0"/* | tail -1 | cut -f1 >"$results/d-pass-bytes.txt"

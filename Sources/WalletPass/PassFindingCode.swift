@@ -62,6 +62,12 @@ public enum PassFindingCode {
     public static let bundleTooManyPasses = "pass.bundle.tooManyPasses"
     /// A `.pkpasses` bundle holds a file that is not a `.pkpass`. Warning (A6).
     public static let bundleExtraFile = "pass.bundle.extraFile"
+    /// A `.pkpasses` bundle holds another bundle (a `.pkpasses` entry, or a `.pkpass` entry that is itself a zip
+    /// of passes): Wallet adds passes, not bundles, from a bundle. Error (A6).
+    public static let bundleNested = "pass.bundle.nested"
+    /// A `.pkpasses` bundle is larger than `PassLimits.maxBundleBytes` (32 MiB; the product's own limit, ten
+    /// passes of a few MiB each). Error (A6).
+    public static let bundleTooLarge = "pass.bundle.tooLarge"
 
     // MARK: pass.manifest.*
 
@@ -207,7 +213,8 @@ public enum PassFindingCode {
     public static let imageNotPNG = "pass.image.notPng"
     /// An image's pixel size does not fit its kind at its scale (@1x/@2x/@3x). Warning (G2).
     public static let imageSize = "pass.image.size"
-    /// An image side exceeds `PassLimits.maxImageSide` (4096 px). Error (A5).
+    /// An image side exceeds `PassLimits.maxImageSide` (4096 px). Warning (Apple documents recommended sizes, no
+    /// maximum); error when its decoded RGBA bitmap exceeds `PassLimits.maxTotalBytes` (32 MiB) (A5).
     public static let imageTooLarge = "pass.image.tooLarge"
     /// The style does not display this image (e.g. a strip on a generic pass). Warning (G3).
     public static let imageUnusedForStyle = "pass.image.unusedForStyle"
@@ -227,7 +234,8 @@ public enum PassFindingCode {
         archivePrefixed, archiveTooLarge, archiveTooManyEntries, archiveEntryTooLarge, archiveCompressionRatio,
         archiveTotalTooLarge, archiveUnsafePath, archiveDuplicateName, archiveCaseDuplicate, archiveSymlink,
         archiveEncrypted, archiveUnsupportedCompression, archiveNotAtRoot, archiveJunk, fileUnreadable, contentType,
-        bundleEmpty, bundleTooManyPasses, bundleExtraFile, manifestMissing, manifestInvalidJSON, manifestJSONWarning,
+        bundleEmpty, bundleTooManyPasses, bundleExtraFile, bundleNested, bundleTooLarge, manifestMissing,
+        manifestInvalidJSON, manifestJSONWarning,
         manifestNotObject, manifestListsExcluded, manifestInvalidHash, manifestUppercaseHash, manifestMissingFile,
         manifestHashMismatch, manifestUnlistedFile, signatureMissing, signatureUnparseable, signatureNotSignedData,
         signatureNotDetached, signatureManifestMismatch, signatureInvalid, signatureNoSigner,

@@ -40,6 +40,20 @@ public struct PassSummary: Sendable, Hashable {
     /// Whether pass.json carries an `nfc` dictionary.
     public var hasNFC: Bool
 
+    init(
+        style: String?, organizationName: String?, description: String?, serialNumber: String?,
+        passTypeIdentifier: String?, teamIdentifier: String?, expirationDate: String?, hasNFC: Bool
+    ) {
+        self.style = style
+        self.organizationName = organizationName
+        self.description = description
+        self.serialNumber = serialNumber
+        self.passTypeIdentifier = passTypeIdentifier
+        self.teamIdentifier = teamIdentifier
+        self.expirationDate = expirationDate
+        self.hasNFC = hasNFC
+    }
+
     init(object: JSONObject, style: String?) {
         self.style = style
         organizationName = object["organizationName"]?.stringValue
@@ -61,6 +75,21 @@ public struct PassSummary: Sendable, Hashable {
                 ("expirationDate", .optional(expirationDate)), ("nfc", .bool(hasNFC)),
             ]))
     }
+}
+
+/// What a fleet audit compares across passes, read from pass.json and the bytes. Secrets stay out: the
+/// authentication token and barcode messages are kept only as SHA-256 digests.
+public struct PassFacts: Sendable, Hashable {
+    /// Lower-case hex SHA-256 of the whole `.pkpass` (two passes with one serial and different digests differ).
+    public var sha256: String
+    /// `voided: true`.
+    public var voided: Bool
+    /// `webServiceURL` as written (the caller redacts it for output).
+    public var webServiceURL: String?
+    /// SHA-256 hex of `authenticationToken`; `nil` when there is none.
+    public var authenticationTokenDigest: String?
+    /// SHA-256 hex of each distinct barcode message (`barcodes[].message` and the legacy `barcode.message`).
+    public var barcodeDigests: [String]
 }
 
 /// Who signed the pass, read from the signer certificate and the CMS signature.
@@ -122,6 +151,8 @@ public struct PassVerification: Sendable, Hashable {
     public var signer: PassSigner?
     /// `nil` when pass.json is missing or unreadable.
     public var summary: PassSummary?
+    /// What `pass audit` compares across a fleet; `nil` when pass.json is missing or unreadable. Not in ``json``.
+    public var facts: PassFacts?
 
     /// A verdict without pass contents, for a pass that never reached the verifier (a download that failed):
     /// the caller's findings say why. `source` is redacted here.

@@ -44,7 +44,7 @@ extension PassVerification {
 }
 
 extension PassVerifier {
-    /// The `.pkpass` files under `directory` (recursively), sorted, for `pass verify DIR`.
+    /// The `.pkpass` and `.pkpasses` files under `directory` (recursively), sorted, for `pass verify DIR`.
     /// Hidden files and folders are skipped, symbolic links are not followed (to files or folders), and paths
     /// are spelled from `directory` as given (`dir/sub/x.pkpass`, not made absolute); a path that is not a
     /// directory yields `[]`.
@@ -56,6 +56,17 @@ extension PassVerifier {
         var paths: [String] = []
         walk(directory.hasSuffix("/") ? directory : directory + "/", into: &paths)
         return paths.sorted()
+    }
+
+    /// Whether a file name is a pass's or a bundle's: `*.pkpass` or `*.pkpasses`, any case.
+    public static func isPassFileName(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return lower.hasSuffix(".pkpass") || lower.hasSuffix(".pkpasses")
+    }
+
+    /// Whether a file name or URL path names a bundle (`*.pkpasses`, any case).
+    public static func isBundleName(_ name: String) -> Bool {
+        name.lowercased().hasSuffix(".pkpasses")
     }
 
     /// Appends the passes under `prefix` (a directory path ending in `/`) to `paths`.
@@ -77,7 +88,7 @@ extension PassVerifier {
             }
             if type == Int(DT_DIR) {
                 walk(path + "/", into: &paths)
-            } else if type == Int(DT_REG), name.utf8.count > 7, name.lowercased().hasSuffix(".pkpass") {
+            } else if type == Int(DT_REG), name.utf8.count > 7, Self.isPassFileName(name) {
                 paths.append(path)
             }
         }

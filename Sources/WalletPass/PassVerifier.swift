@@ -19,6 +19,11 @@ public final class PassVerifier: Sendable {
     private let certificateCache = CertificateCache()
     private let oids: AppleOIDs
     private let fixedNow: Date?
+    /// Verdicts kept between runs (``PassVerdictCache``); `nil` verifies every pass from its bytes.
+    private let cache: PassVerdictCache?
+    /// What besides the bytes a verdict depends on: the anchors and intermediates, the limits and
+    /// ``TimelessVerdict/version``, digested once.
+    private let verdictSalt: [UInt8]
     /// The limits applied to every pass.
     public let limits: PassLimits
 
@@ -28,8 +33,10 @@ public final class PassVerifier: Sendable {
     ///   - now: evaluates "expired since" and pass.json dates at this time instead of the clock (`--at`).
     ///   - limits: archive and JSON limits.
     /// - Throws: ``PassVerifierError`` when a trust file cannot be read or holds no certificate.
-    public convenience init(extraTrustFiles: [String] = [], now: Date? = nil, limits: PassLimits = PassLimits()) throws
-    {
+    public convenience init(
+        extraTrustFiles: [String] = [], now: Date? = nil, limits: PassLimits = PassLimits(),
+        cache: PassVerdictCache? = nil
+    ) throws {
         var certificates: [[UInt8]] = []
         for path in extraTrustFiles {
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -40,12 +47,18 @@ public final class PassVerifier: Sendable {
             }
             certificates.append([UInt8](data))
         }
-        try self.init(extraTrustCertificates: certificates, now: now, limits: limits)
+        try self.init(extraTrustCertificates: certificates, now: now, limits: limits, cache: cache)
     }
 
-    /// Like ``init(extraTrustFiles:now:limits:)`` with the certificates' bytes (PEM or DER) instead of paths.
+    /// Like ``init(extraTrustFiles:now:limits:cache:)`` with the certificates' bytes (PEM or DER) instead of paths.
+    /// - Parameter cache: where verdicts are kept between runs, keyed by the SHA-256 of the pass bytes, the trust
+    ///   anchors, the limits and the verifier's version (never by path); time-dependent findings are decided
+    ///   afresh against `now` on every verification.
     /// - Throws: ``PassVerifierError`` when an element holds no certificate.
-    public init(extraTrustCertificates: [[UInt8]], now: Date? = nil, limits: PassLimits = PassLimits()) throws {
+    public init(
+        extraTrustCertificates: [[UInt8]], now: Date? = nil, limits: PassLimits = PassLimits(),
+        cache: PassVerdictCache? = nil
+    ) throws {
         var certificates = try TrustAnchors.bundledCertificates()
         for (index, bytes) in extraTrustCertificates.enumerated() {
             let parsed = Certificate.parseAll(bytes)
@@ -58,6 +71,9 @@ public final class PassVerifier: Sendable {
         self.oids = try AppleOIDs()
         self.fixedNow = now
         self.limits = limits
+        self.cache = cache
+        let salt = certificates.map(\.sha256Fingerprint).sorted() + ["\(limits)", "v\(TimelessVerdict.version)"]
+        self.verdictSalt = Array(salt.joined(separator: "\n").utf8)
     }
 
     /// Verifies the pass file at `path`. A file that cannot be read is reported as a finding.
@@ -75,7 +91,34 @@ public final class PassVerifier: Sendable {
     ///   - bytes: the `.pkpass` archive.
     ///   - source: a path or URL for the report (URLs are redacted here).
     public func verify(bytes: [UInt8], source: String) -> PassVerification {
-        run(bytes: bytes, source: source).verification
+        verdict(bytes).at(fixedNow ?? Date(), source: Redaction.redactURL(source))
+    }
+
+    /// The cache key of a pass: SHA-256 over the bytes' SHA-256 and the verifier's salt, lower-case hex.
+    func verdictKey(_ bytes: [UInt8]) -> String {
+        Hex.encode(digester.sha256(digester.sha256(bytes) + verdictSalt))
+    }
+
+    /// The pass's time-independent verdict: from the cache when it holds one, else computed (and saved).
+    private func verdict(_ bytes: [UInt8]) -> TimelessVerdict {
+        guard let cache else { return timeless(bytes) }
+        let key = verdictKey(bytes)
+        if let record = cache.load(key), let verdict = TimelessVerdict(record: record) { return verdict }
+        let verdict = timeless(bytes)
+        cache.save(key, verdict.record)
+        return verdict
+    }
+
+    /// Runs every check at the end of time, so that both time-dependent findings are present when they can be,
+    /// with the dates that decide them.
+    private func timeless(_ bytes: [UInt8]) -> TimelessVerdict {
+        var run = Run(verification: PassVerification(source: "", findings: [], signer: nil, summary: nil))
+        run.verification.findings = check(bytes, into: &run, now: .distantFuture)
+        let verification = run.verification
+        return TimelessVerdict(
+            findings: verification.findings, signer: verification.signer, summary: verification.summary,
+            facts: verification.facts, certificateExpiry: verification.signer?.notAfter,
+            passExpiry: verification.summary?.expirationDate.flatMap(W3CDate.parse))
     }
 
     /// Lists the files (sizes, SHA-1), the embedded certificates and the pass.json summary, with the verification.
@@ -145,13 +188,12 @@ public final class PassVerifier: Sendable {
         var run = Run(
             verification: PassVerification(source: Redaction.redactURL(source), findings: [], signer: nil, summary: nil)
         )
-        run.verification.findings = check(bytes, into: &run)
+        run.verification.findings = check(bytes, into: &run, now: fixedNow ?? Date())
         return run
     }
 
     /// Runs the stages in order and returns their findings; fills `run` with what later views need.
-    private func check(_ bytes: [UInt8], into run: inout Run) -> [Finding] {
-        let now = fixedNow ?? Date()
+    private func check(_ bytes: [UInt8], into run: inout Run, now: Date) -> [Finding] {
         var findings: [Finding] = []
 
         let archive = PassArchiveReader.read(bytes, limits: limits)
@@ -170,6 +212,7 @@ public final class PassVerifier: Sendable {
             let lint = PassJSONLinter.lint(bytes, now: now, limits: limits)
             passJSON = lint
             run.verification.summary = lint.summary
+            if let object = lint.object { run.verification.facts = facts(object, bytes: bytes) }
         } else if !nested.contains("pass.json") {
             findings.append(
                 .error(PassFindingCode.jsonMissing, "the archive has no pass.json at its root", path: "pass.json"))
@@ -207,6 +250,23 @@ public final class PassVerifier: Sendable {
         findings += ImageChecker.check(entries: archive.entries, style: passJSON?.summary?.style, limits: limits)
         findings += StringsFile.check(entries: archive.entries)
         return findings
+    }
+}
+
+extension PassVerifier {
+    /// The audit's view of pass.json and the archive bytes.
+    fileprivate func facts(_ object: JSONObject, bytes: [UInt8]) -> PassFacts {
+        func digest(_ text: String) -> String { Hex.encode(digester.sha256(Array(text.utf8))) }
+        var messages: [String] = []
+        let barcodes = (object["barcodes"]?.arrayValue ?? []) + (object["barcode"].map { [$0] } ?? [])
+        for barcode in barcodes {
+            if let message = barcode["message"]?.stringValue, !messages.contains(message) { messages.append(message) }
+        }
+        return PassFacts(
+            sha256: Hex.encode(digester.sha256(bytes)), voided: object["voided"]?.boolValue == true,
+            webServiceURL: object["webServiceURL"]?.stringValue,
+            authenticationTokenDigest: object["authenticationToken"]?.stringValue.map(digest),
+            barcodeDigests: messages.map(digest))
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentKit
+import AssetStore
 import Findings
 import Foundation
 import HTTPFetch
@@ -16,24 +17,39 @@ enum PassCommand {
         "at", "date",
         help: "Evaluate \"now\" (expiry warnings) at this ISO 8601 date, e.g. 2025-01-31 or 2025-01-31T12:00:00Z.")
 
+    /// `--store DIR`: keep verdicts in the store's record area (off without it).
+    static let verdictStore = Option.value(
+        "store", "dir",
+        help: "Keep each pass's verdict in this asset store (records/), keyed by its bytes: a re-run re-hashes "
+            + "unchanged passes and decides only expiry again.")
+
+    /// `--format text|json|ndjson` for the commands that stream a verdict per pass.
+    static let formatStreaming = Option.value(
+        "format", help: "Output format (ndjson: one JSON object per line as each pass completes, then a summary).",
+        default: "text", choices: ["text", "json", "ndjson"])
+
     /// `--input-timeout` only: a pass's size limit is the verifier's (10 MiB, reported as `pass.archive.tooLarge`).
     static let inputTimeout = InputLimits.options.filter { $0.name == "input-timeout" }
 
     static let command = Command(
-        "pass", abstract: "Verify and inspect Apple Wallet passes (.pkpass).",
+        "pass", abstract: "Verify, audit and inspect Apple Wallet passes (.pkpass, .pkpasses).",
         subcommands: [
             Command(
                 "verify",
                 abstract: "Verify passes: archive, manifest, CMS signature, certificate chain, pass.json, images.",
                 discussion: """
                     The chain is evaluated at the signature's signingTime against pinned Apple anchors (never the
-                    system trust store, never the network). Directories are walked for *.pkpass files; http(s)
+                    system trust store, never the network). Directories are walked for *.pkpass and *.pkpasses files; http(s)
                     URLs are downloaded with the network options (the served Content-Type is checked too).
-                    Exit 1 when any pass is invalid, 2 when a path cannot be read.
+                    *.pkpasses bundles (a zip of up to 10 passes) are verified pass by pass, plus the bundle
+                    rules. Passes are verified on --jobs cores at once and printed as they complete, in input order
+                    unless --unordered. Exit 1 when any pass is invalid, 2 when a path cannot be read.
                     """,
                 arguments: [Positional("paths", help: "Pass files, directories or http(s) URLs.", repeating: true)],
-                options: [trust, at, CommandTable.formatTextJSON, NetworkOptions.quiet] + inputTimeout
+                options: [trust, at, formatStreaming, verdictStore, NetworkOptions.quiet] + PassRunner.options
+                    + inputTimeout
                     + NetworkOptions.options),
+            PassAuditCommand.command,
             Command(
                 "inspect", abstract: "Show a pass's files, certificates and verification.",
                 arguments: [Positional("path", help: "A pass file.")],
@@ -49,9 +65,18 @@ enum PassCommand {
             }
             now = date
         }
+        var cache: PassVerdictCache? = nil
+        if let directory = invocation.value("store") {
+            do {
+                let records = try AssetStore(directory: directory).records
+                cache = PassVerdictCache(load: { records.load($0) }, save: { records.save($0, $1) })
+            } catch {
+                throw CommandFailure(message: "cannot open the store: \(error)", status: ExitCode.invalidInput)
+            }
+        }
         let verifier: PassVerifier
         do {
-            verifier = try PassVerifier(extraTrustFiles: invocation.values("trust"), now: now)
+            verifier = try PassVerifier(extraTrustFiles: invocation.values("trust"), now: now, cache: cache)
         } catch {
             throw CommandFailure(message: "\(error)", status: ExitCode.invalidInput)
         }
@@ -75,46 +100,50 @@ enum PassCommand {
             return inspection.verification.valid ? ExitCode.success : ExitCode.findings
         }
 
-        var results: [PassVerification] = []
-        var urls: [String] = []
+        if invocation.path.last == "audit" {
+            return try await PassAuditCommand.run(invocation, verifier: verifier, limits: limits, now: now ?? Date())
+        }
+        let inputs = PassInput.expand(invocation.positional("paths"))
+        let format = PassOutput.Format(rawValue: invocation.value("format") ?? "text") ?? .text
+        let output = PassOutput(format: format, document: "passes")
         var unreadable: [CommandFailure] = []
-        for operand in invocation.positional("paths") {
-            var isDirectory: ObjCBool = false
-            if operand.hasPrefix("http://") || operand.hasPrefix("https://") {
-                urls.append(operand)
-            } else if FileManager.default.fileExists(atPath: operand, isDirectory: &isDirectory), isDirectory.boolValue
-            {
-                // A file found by the walk that cannot be read is that pass's finding, not an unusable operand.
-                for file in PassVerifier.passFiles(under: operand) {
-                    do {
-                        results.append(verifier.verify(bytes: try read(file, limits: limits), source: file))
-                    } catch {
-                        let finding = Finding.error(PassFindingCode.fileUnreadable, error.message)
-                        results.append(PassVerification(source: file, findings: [finding]))
-                    }
-                }
-            } else {
-                do {
-                    results.append(verifier.verify(bytes: try read(operand, limits: limits), source: operand))
-                } catch {
-                    unreadable.append(error)
-                }
+        var total = 0
+        var invalid = 0
+        output.begin()
+        try await runner(invocation, verifier: verifier, limits: limits, inputs: inputs).run(inputs) { _, outcome in
+            switch outcome {
+            case .unreadable(let failure): unreadable.append(failure)
+            case .result(let result):
+                total += 1
+                if !result.valid { invalid += 1 }
+                output.item(result)
             }
         }
-        if !urls.isEmpty { results += try await download(urls, invocation: invocation, verifier: verifier) }
-        if json {
-            let document: JSONValue = ["schemaVersion": 1, "passes": .array(results.map(\.json))]
-            Console.out(document.serialized(pretty: true) + "\n")
-        } else {
-            for result in results { Console.out(ControlCharacters.escaped(result.text, keepingNewlines: true) + "\n") }
-            let invalid = results.filter { !$0.valid }.count
-            Console.out(
-                "\(results.count) pass\(results.count == 1 ? "" : "es"): \(results.count - invalid) valid, \(invalid) invalid\n"
-            )
-        }
+        output.end(
+            summary: [
+                "passes": .int(total), "valid": .int(total - invalid), "invalid": .int(invalid),
+            ],
+            text: "\(total) pass\(total == 1 ? "" : "es"): \(total - invalid) valid, \(invalid) invalid\n")
         for failure in unreadable { Console.err("Error: \(failure.message)\n") }
         if !unreadable.isEmpty { return ExitCode.invalidInput }
-        return results.allSatisfy(\.valid) ? ExitCode.success : ExitCode.findings
+        return invalid == 0 ? ExitCode.success : ExitCode.findings
+    }
+
+    /// The runner for `--jobs`, `--unordered` and, when an input is a URL, the network options.
+    static func runner(_ invocation: Invocation, verifier: PassVerifier, limits: InputLimits, inputs: [PassInput])
+        async throws -> PassRunner
+    {
+        let jobs = try invocation.int("jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
+        let hasURL = inputs.contains {
+            if case .url = $0 { return true }
+            return false
+        }
+        let webService = invocation.flag("web-service")
+        let engine = hasURL || webService ? try NetworkOptions.engine(invocation) : nil
+        return PassRunner(
+            verifier: verifier, limits: limits, engine: engine, jobs: jobs, unordered: invocation.flag("unordered"),
+            quiet: invocation.flag("quiet"),
+            webService: webService ? engine.map { PassWebServiceCheck(engine: $0, verifier: verifier) } : nil)
     }
 
     /// A pass file's bytes through the one input reader: at most one byte past the archive limit (the verifier
@@ -126,33 +155,6 @@ enum PassCommand {
         } catch {
             throw InputFiles.failure(error, operand: path)
         }
-    }
-
-    /// Downloads passes (10 MiB at most, the archive limit) and verifies the bytes; a failed download is an
-    /// invalid pass whose finding says why.
-    static func download(_ urls: [String], invocation: Invocation, verifier: PassVerifier) async throws
-        -> [PassVerification]
-    {
-        let engine = try NetworkOptions.engine(invocation)
-        let progress = ProgressLine(label: "passes", quiet: invocation.flag("quiet"))
-        var results: [PassVerification] = []
-        for (done, url) in urls.enumerated() {
-            let sink = MemorySink(capacity: 10 << 20)
-            let outcome = await engine.get(url, into: sink)
-            progress.update(done: done + 1, total: urls.count)
-            guard outcome.isOK else {
-                results.append(PassVerification(source: url, findings: outcome.finding.map { [$0] } ?? []))
-                continue
-            }
-            var verification = verifier.verify(bytes: sink.bytes, source: url)
-            if let finding = PassVerifier.checkContentType(outcome.contentType) {
-                verification.findings.append(finding)
-            }
-            results.append(verification)
-        }
-        await engine.shutdown()
-        progress.finish()
-        return results
     }
 
     /// `2025-01-31`, `2025-01-31T12:00:00Z` or with an offset.

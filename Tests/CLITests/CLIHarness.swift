@@ -10,16 +10,7 @@ struct CLIResult {
 
 enum CLI {
     /// The directory holding the package's built products: the test bundle sits next to them.
-    static let productsDirectory: URL = {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var directory = executable.deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("inbox-assets").path) {
-            let parent = directory.deletingLastPathComponent()
-            precondition(parent.path != directory.path, "inbox-assets binary not found near \(executable.path)")
-            directory = parent
-        }
-        return directory
-    }()
+    static let productsDirectory = Products.directory
 
     /// The package root (for Fixtures/).
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Changes that route prefixes (`/delay`, `/type`, …) make to whatever `REST` answers.
-private struct Modifiers {
+struct Modifiers {
     var delayMilliseconds = 0
     var contentType: String?
     var cacheControl: String?
@@ -12,7 +12,7 @@ private struct Modifiers {
 }
 
 /// A representation the server can answer GET/HEAD/conditional/range requests for.
-private struct Entity {
+struct Entity {
     enum Source {
         case file(path: String)
         /// Byte `i` is `i % 251`: deterministic, not a repeating power of two.
@@ -31,10 +31,10 @@ struct RequestHandler {
     let connection: ClientConnection
     let request: Request
 
-    private var writer: ResponseWriter {
+    var writer: ResponseWriter {
         ResponseWriter(core: core, connection: connection, keepAlive: request.keepAlive)
     }
-    private var isHead: Bool { request.method == "HEAD" }
+    var isHead: Bool { request.method == "HEAD" }
 
     /// - Returns: whether the connection stays open for another request.
     func handle() -> Bool {
@@ -120,6 +120,8 @@ struct RequestHandler {
             return cut(sending: sent, declaring: declared, reset: false)
         case "endless":
             return endless()
+        case "passkit":
+            return passKit(rest, modifiers)
         case "echo":
             let lines = ["\(request.method) \(request.target)"] + request.headers.map { "\($0.name): \($0.value)" }
             return writer.simple(status: 200, body: lines.joined(separator: "\n") + "\n", isHead: isHead)
@@ -138,7 +140,7 @@ struct RequestHandler {
         writer.simple(status: 400, body: "bad fixture route \(request.path)\n", isHead: isHead)
     }
 
-    private func wait(_ milliseconds: Int) -> Bool {
+    func wait(_ milliseconds: Int) -> Bool {
         milliseconds <= 0 || sleep(milliseconds: milliseconds) { core.isStopping }
     }
 
@@ -199,7 +201,7 @@ struct RequestHandler {
         return serve(entity, modifiers)
     }
 
-    private func serve(_ entity: Entity, _ modifiers: Modifiers) -> Bool {
+    func serve(_ entity: Entity, _ modifiers: Modifiers) -> Bool {
         guard request.method == "GET" || isHead else {
             return writer.simple(status: 405, body: "method not allowed\n", headers: [("Allow", "GET, HEAD")])
         }

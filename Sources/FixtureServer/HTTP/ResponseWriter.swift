@@ -129,6 +129,7 @@ func contentType(forPath path: String) -> String {
     case "ts": return "video/mp2t"
     case "m4s": return "video/iso.segment"
     case "pkpass": return "application/vnd.apple.pkpass"
+    case "pkpasses": return "application/vnd.apple.pkpasses"
     case "json": return "application/json"
     case "html", "htm": return "text/html; charset=utf-8"
     case "txt": return "text/plain; charset=utf-8"

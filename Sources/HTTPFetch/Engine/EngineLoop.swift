@@ -353,6 +353,7 @@ final class EngineLoop: @unchecked Sendable {
         var text = submission.kind.rawValue
         for part in [
             validators.etag, validators.lastModified, submission.range.map { "\($0.lowerBound)-\($0.upperBound)" },
+            validators.authorization,
         ] {
             text += "\u{1}"
             text += part ?? ""

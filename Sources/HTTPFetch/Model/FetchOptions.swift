@@ -67,12 +67,17 @@ public struct Validators: Sendable, Hashable {
     /// The stored `Last-Modified`, sent as `If-Modified-Since`.
     public var lastModified: String?
 
-    public init(etag: String? = nil, lastModified: String? = nil) {
+    /// An `Authorization` header value (`ApplePass TOKEN` for a PassKit web service); sent to the URL's host only
+    /// (curl drops it on a redirect to another host), never logged or reported.
+    public var authorization: String?
+
+    public init(etag: String? = nil, lastModified: String? = nil, authorization: String? = nil) {
         self.etag = etag
         self.lastModified = lastModified
+        self.authorization = authorization
     }
 
-    var isEmpty: Bool { etag == nil && lastModified == nil }
+    var isEmpty: Bool { etag == nil && lastModified == nil && authorization == nil }
 
     var headers: [String] {
         var headers: [String] = []
@@ -80,6 +85,9 @@ public struct Validators: Sendable, Hashable {
         if let etag, !etag.contains(where: \.isNewline) { headers.append("If-None-Match: \(etag)") }
         if let lastModified, !lastModified.contains(where: \.isNewline) {
             headers.append("If-Modified-Since: \(lastModified)")
+        }
+        if let authorization, !authorization.contains(where: \.isNewline) {
+            headers.append("Authorization: \(authorization)")
         }
         return headers
     }

@@ -179,8 +179,13 @@ public struct CheckPipeline: Sendable {
         }
         let contentType = asset.outcome?.contentType ?? asset.entry?.contentType ?? ""
         if item.roles.contains(.walletPass) {
-            var verification = passVerifier.verify(bytes: bytes, source: item.url)
-            if let finding = PassVerifier.checkContentType(contentType) { verification.findings.append(finding) }
+            // A wallet card's URL may serve a .pkpasses bundle: verified pass by pass, reported as one verdict.
+            let bundle = contentType.lowercased().hasPrefix("application/vnd.apple.pkpasses")
+            let result = passVerifier.verifyPassOrBundle(bytes: bytes, source: item.url, bundle: bundle)
+            var verification = result.flattened
+            if let finding = PassVerifier.checkContentType(contentType, bundle: bundle || result.isBundle) {
+                verification.findings.append(finding)
+            }
             inspection.pass = verification
         }
         if item.roles.contains(where: AssetRoles.isImage) {

@@ -2,6 +2,9 @@
 public struct PassLimits: Sendable, Hashable {
     /// Largest archive accepted, in bytes (10 MiB).
     public var maxArchiveBytes: Int = 10 << 20
+    /// Largest `.pkpasses` bundle accepted, in bytes (32 MiB): its entries are passes, each up to
+    /// ``maxArchiveBytes``.
+    public var maxBundleBytes: Int = 32 << 20
     /// Most entries accepted (256).
     public var maxEntries: Int = 256
     /// Largest uncompressed entry (4 MiB).

@@ -50,11 +50,20 @@ enum ImageChecker {
                     .warning(PassFindingCode.imageNotPNG, "\(quoted(entry.name)) is not a PNG image", path: entry.name))
                 continue
             }
+            // Apple documents recommended sizes per image kind, no maximum (PassKit Package Format Reference,
+            // "Pass Design and Creation": icon 29×29 pt, logo ≤ 160×50 pt, strip 375×98/123/144 pt, …), so a side
+            // above 4096 px is a warning; decoding one whose RGBA bitmap is larger than everything a pass may hold
+            // (the 32 MiB total, PassLimits.maxTotalBytes) is an error: the product's own limit on what Wallet must
+            // allocate for one image.
             if size.width > limits.maxImageSide || size.height > limits.maxImageSide {
+                let tooLarge = Double(size.width) * Double(size.height) * 4 > Double(limits.maxTotalBytes)
                 findings.append(
-                    .error(
-                        PassFindingCode.imageTooLarge,
-                        "\(quoted(entry.name)) is \(size.width)×\(size.height); the limit is \(limits.maxImageSide) per side",
+                    Finding(
+                        tooLarge ? .error : .warning, PassFindingCode.imageTooLarge,
+                        "\(quoted(entry.name)) is \(size.width)×\(size.height), above \(limits.maxImageSide) px per side "
+                            + (tooLarge
+                                ? "and larger decoded (4 bytes a pixel) than the \(limits.maxTotalBytes >> 20) MiB a pass may hold"
+                                : "(Apple recommends far smaller sizes; Wallet scales it down)"),
                         path: entry.name))
                 continue
             }

@@ -92,7 +92,9 @@ enum PassJSONLinter {
                     error(PassFindingCode.jsonMissingKey, "pass.json lacks the required key \"\(key)\"")
                     continue
                 }
-                if value.stringValue?.isEmpty ?? true {
+                if value.stringValue?.isEmpty == true {
+                    error(PassFindingCode.jsonWrongType, "\"\(key)\" is empty; it must be a non-empty string")
+                } else if value.stringValue == nil {
                     error(
                         PassFindingCode.jsonWrongType, "\"\(key)\" must be a non-empty string, found \(value.typeName)")
                 }

@@ -110,8 +110,15 @@ struct CertificatePolicy {
             return [.error(PassFindingCode.certExpiredAtSigning, "\(which) had expired \(when)", path: path)]
         case X509_V_ERR_CERT_NOT_YET_VALID:
             return [.error(PassFindingCode.certNotYetValidAtSigning, "\(which) was not yet valid \(when)", path: path)]
+        case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
+            return [
+                .error(
+                    PassFindingCode.certUntrusted,
+                    "the signer certificate is self-signed, not issued by an Apple WWDR intermediate: it does not "
+                        + "chain to Apple Root CA or a --trust anchor", path: path)
+            ]
         case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
-            X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN, X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
+            X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
             return [
                 .error(
                     PassFindingCode.certUntrusted,
@@ -141,6 +148,8 @@ struct CertificatePolicy {
     func embeddedIntermediate() -> [Finding] {
         let intermediates = signature.embedded.filter { !$0.isSame(as: signer) }
         guard !intermediates.contains(where: { TrustAnchors.couldHaveIssued($0, signer) }) else { return [] }
+        // A self-signed leaf has no intermediate to embed: chain() already says it is self-signed.
+        guard signer.subjectText != signer.issuerText else { return [] }
         let needed = generation.map { "WWDR \($0)" } ?? signer.issuerText
         if intermediates.isEmpty {
             return [
