@@ -32,13 +32,14 @@ enum PassAuditCommand {
             PassCommand.trust, PassCommand.at, PassCommand.formatStreaming, warnExpiry, webService,
             PassCommand.verdictStore,
             NetworkOptions.quiet,
-        ] + PassRunner.options + PassCommand.inputTimeout + NetworkOptions.options)
+        ] + PassRunner.options + PassCommand.inputTimeout + NetworkOptions.options + NetworkOptions.remoteOptions
+            + [ShardOption.passOption])
 
     static func run(_ invocation: Invocation, verifier: PassVerifier, limits: InputLimits, now: Date) async throws
         -> Int32
     {
         let window = try parseDays(invocation)
-        let inputs = PassInput.expand(invocation.positional("paths"))
+        let inputs = try PassInput.expand(invocation.positional("paths"), shard: ShardOption.parse(invocation))
         let format = PassOutput.Format(rawValue: invocation.value("format") ?? "text") ?? .text
         let output = PassOutput(format: format, document: "passes")
         var audit = PassAudit()

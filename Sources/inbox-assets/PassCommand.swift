@@ -3,6 +3,7 @@ import AssetStore
 import Findings
 import Foundation
 import HTTPFetch
+import Preflight
 import StrictJSON
 import WalletPass
 
@@ -48,7 +49,7 @@ enum PassCommand {
                 arguments: [Positional("paths", help: "Pass files, directories or http(s) URLs.", repeating: true)],
                 options: [trust, at, formatStreaming, verdictStore, NetworkOptions.quiet] + PassRunner.options
                     + inputTimeout
-                    + NetworkOptions.options),
+                    + NetworkOptions.options + NetworkOptions.remoteOptions + [ShardOption.passOption]),
             PassAuditCommand.command,
             Command(
                 "inspect", abstract: "Show a pass's files, certificates and verification.",
@@ -65,15 +66,16 @@ enum PassCommand {
             }
             now = date
         }
-        var cache: PassVerdictCache? = nil
+        var local: RecordArea? = nil
         if let directory = invocation.value("store") {
             do {
-                let records = try AssetStore(directory: directory).records
-                cache = PassVerdictCache(load: { records.load($0) }, save: { records.save($0, $1) })
+                local = try AssetStore(directory: directory).records
             } catch {
                 throw CommandFailure(message: "cannot open the store: \(error)", status: ExitCode.invalidInput)
             }
         }
+        let remote = try NetworkOptions.remote(invocation)
+        let cache = verdictCache(local: local, remote: remote?.cache)
         let verifier: PassVerifier
         do {
             verifier = try PassVerifier(extraTrustFiles: invocation.values("trust"), now: now, cache: cache)
@@ -101,9 +103,12 @@ enum PassCommand {
         }
 
         if invocation.path.last == "audit" {
-            return try await PassAuditCommand.run(invocation, verifier: verifier, limits: limits, now: now ?? Date())
+            let status = try await PassAuditCommand.run(
+                invocation, verifier: verifier, limits: limits, now: now ?? Date())
+            await finishRemote(remote)
+            return status
         }
-        let inputs = PassInput.expand(invocation.positional("paths"))
+        let inputs = try PassInput.expand(invocation.positional("paths"), shard: ShardOption.parse(invocation))
         let format = PassOutput.Format(rawValue: invocation.value("format") ?? "text") ?? .text
         let output = PassOutput(format: format, document: "passes")
         var unreadable: [CommandFailure] = []
@@ -125,8 +130,38 @@ enum PassCommand {
             ],
             text: "\(total) pass\(total == 1 ? "" : "es"): \(total - invalid) valid, \(invalid) invalid\n")
         for failure in unreadable { Console.err("Error: \(failure.message)\n") }
+        await finishRemote(remote)
         if !unreadable.isEmpty { return ExitCode.invalidInput }
         return invalid == 0 ? ExitCode.success : ExitCode.findings
+    }
+
+    /// The verdict cache of `--store` and `--remote-cache`: the local record area first, then the remote's
+    /// `/ac/{key}` (a hit is kept locally too); a new verdict is saved locally and uploaded in the background. The
+    /// key digests the pass bytes, the trust anchors, the limits and the verifier version, so a record can only be
+    /// reused for the same pass judged by the same rules. A remote's records are trusted as its writers are (the
+    /// runners sharing it): `--no-remote` audits from the bytes alone.
+    static func verdictCache(local: RecordArea?, remote: RemoteCache?) -> PassVerdictCache? {
+        guard local != nil || remote != nil else { return nil }
+        return PassVerdictCache(
+            load: { key in
+                if let data = local?.load(key) { return data }
+                guard let bytes = remote?.getWaiting(.action(key)) else { return nil }
+                let data = Data(bytes)
+                local?.save(key, data)
+                return data
+            },
+            save: { key, data in
+                local?.save(key, data)
+                remote?.put([(.action(key), .bytes(Array(data)))])
+            })
+    }
+
+    /// Waits for the verdict uploads and prints the remote's one warning (on stderr: pass reports have no
+    /// run-level findings).
+    static func finishRemote(_ remote: RemoteTier?) async {
+        if let finding = await NetworkOptions.finishRemote(remote) {
+            Console.err("warning: \(finding.code): \(finding.message)\n")
+        }
     }
 
     /// The runner for `--jobs`, `--unordered` and, when an input is a URL, the network options.

@@ -2,6 +2,7 @@ import ArgumentKit
 import Findings
 import Foundation
 import HTTPFetch
+import Preflight
 import WalletPass
 
 /// One input of `pass verify`/`pass audit` once operands are expanded (directories walked), in input order.
@@ -12,6 +13,22 @@ enum PassInput: Sendable {
     case found(String)
     /// An http(s) URL, downloaded through the engine.
     case url(String)
+
+    /// The operands in order, directories replaced by the passes and bundles under them (sorted); with `--shard
+    /// I/N`, only the inputs whose path or URL (as given, or as the walk found it) falls in shard I — the same
+    /// split on every worker that runs the command in the same layout.
+    static func expand(_ operands: [String], shard: Shard) -> [PassInput] {
+        let all = expand(operands)
+        guard shard != .all else { return all }
+        return all.filter { shard.contains($0.name) }
+    }
+
+    /// The path or URL.
+    var name: String {
+        switch self {
+        case .operand(let name), .found(let name), .url(let name): name
+        }
+    }
 
     /// The operands in order, directories replaced by the passes and bundles under them (sorted).
     static func expand(_ operands: [String]) -> [PassInput] {

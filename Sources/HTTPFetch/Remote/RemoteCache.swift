@@ -1,5 +1,6 @@
 internal import CCurl
 import Findings
+import Dispatch
 import Glibc
 import Synchronization
 
@@ -193,6 +194,26 @@ public final class RemoteCache: Sendable {
             disable(reads: true, reason: Self.reason(response, doing: "GET", path: path))
             return .unavailable
         }
+    }
+
+    /// Like ``get(_:maxBytes:)`` for a synchronous caller (a verifier on one of `--jobs` cores, whose verdict cache
+    /// is a plain function): blocks the calling thread until the worker answers. The workers are the client's own
+    /// threads, never the Swift concurrency pool, so a blocked caller cannot starve them.
+    public func getWaiting(_ path: RemotePath, maxBytes: Int = 1 << 20) -> [UInt8]? {
+        if state.withLock({ $0.readsDisabled }) { return nil }
+        let sink = MemorySink(capacity: maxBytes)
+        let transfer = Transfer(url: options.url + path.path, upload: nil, sink: sink, maxBytes: maxBytes)
+        let options = self.options
+        let answer = Mutex<Response?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        readers.enqueue { handle in
+            let response = WorkerPool.perform(handle, transfer, options: options)
+            answer.withLock { $0 = response }
+            done.signal()
+        }
+        done.wait()
+        guard let response = answer.withLock({ $0 }), case .hit = classify(response, path: path) else { return nil }
+        return sink.bytes
     }
 
     // MARK: Uploads
