@@ -55,7 +55,9 @@ import Testing
         for output in [first, second] { #expect(!(output.stdout + output.stderr).contains("REMOTESECRET")) }
 
         // A remote-only runner (no --store) reads the same records; --no-remote verifies from the bytes alone.
-        let remoteOnly = try await CLI.run(["pass", "verify", Self.corpus, "--remote-cache", remote, "--format", "json"])
+        let remoteOnly = try await CLI.run([
+            "pass", "verify", Self.corpus, "--remote-cache", remote, "--format", "json",
+        ])
         #expect(remoteOnly.stdout == first.stdout)
         let independent = try await CLI.run([
             "pass", "verify", Self.corpus, "--remote-cache", remote, "--no-remote", "--format", "json",

@@ -1,6 +1,6 @@
 internal import CCurl
-import Findings
 import Dispatch
+import Findings
 import Glibc
 import Synchronization
 
