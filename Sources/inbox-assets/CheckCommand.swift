@@ -31,7 +31,7 @@ enum CheckCommand {
                 help: "Write the report to this file (a new name or a regular file, replaced atomically; - is "
                     + "standard output)."),
             CommandTable.failOn,
-        ] + CommandTable.cardOptions + [
+        ] + CICommand.checkOptions + CommandTable.cardOptions + [
             StoreCommand.storeOption,
             .flag("no-store", help: "Fetch into memory only; read and write no store."),
             .flag("offline", help: "Use only what the store holds; report what is missing. No network."),
@@ -54,6 +54,7 @@ enum CheckCommand {
         let limits = try InputLimits.parse(invocation)
         // The report's destination is checked before any input is read or asset fetched.
         let output = try OutputTarget.prepare(invocation.value("output"))
+        let verdict = try CICommand.verdict(invocation)
         let (inputs, unreadable) = try ResolveCommand.readInputs(invocation, limits: limits)
 
         let store: AssetStore?
@@ -84,6 +85,8 @@ enum CheckCommand {
         await engine.shutdown()
         progress.finish()
         outcome.report.inputFindings += unreadable.map(\.finding)
+        verdict.apply(to: &outcome.report)
+        try CICommand.writeBaseline(invocation, outcome.report)
 
         let rendered: String
         switch invocation.value("format") {
@@ -96,7 +99,6 @@ enum CheckCommand {
         }
         try output.write(rendered)
         return ResolveCommand.exitCode(
-            invocation, unreadable: unreadable, unusable: outcome.unusableInputs, findings: outcome.report.allFindings,
-            degraded: outcome.report.summary.degraded)
+            unreadable: unreadable, unusable: outcome.unusableInputs, failing: outcome.report.failing)
     }
 }

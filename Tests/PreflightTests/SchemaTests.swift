@@ -29,11 +29,26 @@ struct SchemaTests {
         case forcedKind
         case perLanguageFeedMessages
         case empty
+        case suppressedAndBaseline
 
         var testDescription: String { rawValue }
 
+        /// Judged as `check` judges every report (the JSON carries the verdict).
         var report: CheckReport {
+            var report = raw
+            var verdict = Verdict(policy: .warning)
+            if self == .suppressedAndBaseline {
+                verdict.rules = FindingRules(ignore: [IgnoreRule(code: "card.broken", reason: "known CDN outage")])
+                verdict.baseline = Baseline(
+                    entries: [Baseline.Entry(fingerprint: "0123456789abcdef", code: "asset.gone", hint: "fixed")])
+            }
+            verdict.apply(to: &report)
+            return report
+        }
+
+        var raw: CheckReport {
             switch self {
+            case .suppressedAndBaseline: RenderFixtures.report()
             case .everyKindWithFailuresAndPasses: RenderFixtures.report()
             case .everyProfileAndPlatform:
                 RenderFixtures.report(
@@ -72,6 +87,12 @@ struct SchemaTests {
             "\"status\":\"failed\"", "\"status\":\"skipped\"", "\"httpStatus\":404", "\"index\":null", "\"index\":1",
         ] {
             #expect(json.contains(needle), "no sample has \(needle)")
+        }
+        let judged = try Self.printed(Sample.suppressedAndBaseline.report).serialized()
+        for needle in [
+            "\"suppressed\":\"known CDN outage\"", "\"baseline\":\"new\"", "\"fixed\":[{", "\"failing\":true",
+        ] {
+            #expect(judged.contains(needle), "no sample has \(needle)")
         }
         let all = try Self.printed(Sample.everyProfileAndPlatform.report).serialized()
         #expect(all.contains("\"sdk\":\"6.13\"") && all.contains("\"sdk\":\"7.0\""))

@@ -79,6 +79,8 @@ public struct CardCheck: Sendable, Hashable {
     public var assets: [AssetCheck]
     /// Findings the check adds to the card (`card.broken`, one per needed asset that fails).
     public var checkFindings: [Finding]
+    /// The card fails the run at `--fail-on`: one of its findings does (set by ``Verdict``).
+    public var failing = false
 
     public init(card: ResolvedCard, assets: [AssetCheck], checkFindings: [Finding]) {
         self.card = card
@@ -106,7 +108,10 @@ public struct CardCheck: Sendable, Hashable {
             case "assets": object["assets"] = .array(assets.map(\.json))
             default: object[key] = value
             }
-            if key == "sdkLog" { object["broken"] = .bool(broken) }
+            if key == "sdkLog" {
+                object["broken"] = .bool(broken)
+                object["failing"] = .bool(failing)
+            }
         }
         return .object(object)
     }
@@ -148,6 +153,14 @@ public struct CheckSummary: Sendable, Hashable {
     public var bytesFetched = 0
     /// Distinct asset URLs that failed.
     public var assetsFailed = 0
+    /// The run fails at `--fail-on` (exit code 1), after suppressions and the baseline (set by ``Verdict``).
+    public var failing = false
+    /// Cards and findings that fail the run.
+    public var failingCards = 0
+    public var failingFindings = 0
+    /// Findings a config `ignore` rule suppresses, and findings the baseline knows.
+    public var suppressed = 0
+    public var known = 0
 
     public init() {}
 
@@ -157,6 +170,8 @@ public struct CheckSummary: Sendable, Hashable {
                 ("messages", .int(messages)), ("cards", .int(cards)), ("degraded", .int(degraded)),
                 ("broken", .int(broken)), ("errors", .int(errors)), ("warnings", .int(warnings)),
                 ("assets", .int(assets)), ("assetsFailed", .int(assetsFailed)), ("bytesFetched", .int(bytesFetched)),
+                ("failing", .bool(failing)), ("failingCards", .int(failingCards)),
+                ("failingFindings", .int(failingFindings)), ("suppressed", .int(suppressed)), ("known", .int(known)),
             ]))
     }
 }
@@ -172,6 +187,15 @@ public struct CheckReport: Sendable, Hashable {
     public var inputFindings: [SourcedFinding]
     public var cards: [CardCheck]
     public var passes: [PassCheck]
+    /// The `--fail-on` the ``Verdict`` judged at; `nil` before.
+    public var failOn: FailPolicy? = nil
+    /// Under `--baseline`: its entries no finding of this run matches (fixed); `nil` without a baseline.
+    public var baselineFixed: [Baseline.Entry]? = nil
+    /// The baseline entries of this run's findings (`--write-baseline`), set by ``Verdict``.
+    public var findingEntries: [Baseline.Entry] = []
+
+    /// The run fails at `--fail-on` (set by ``Verdict``).
+    public var failing: Bool { summary.failing }
 
     public init(
         options: ResolveOptions, summary: CheckSummary, inputFindings: [SourcedFinding], cards: [CardCheck],
@@ -195,7 +219,28 @@ public struct CheckReport: Sendable, Hashable {
             JSONObject([
                 ("schemaVersion", .int(Self.schemaVersion)), ("summary", summary.json),
                 ("findings", .array(inputFindings.map(\.json))), ("cards", .array(cards.map(\.json))),
-                ("passes", .array(passes.map(\.json))),
+                ("passes", .array(passes.map(\.json))), ("baseline", baselineJSON),
+            ]))
+    }
+
+    /// `{"new", "known", "fixed": [{"fingerprint", "code", "hint"}]}` under `--baseline`, else `null`.
+    var baselineJSON: JSONValue {
+        guard let fixed = baselineFixed else { return .null }
+        let findings = allFindings
+        return .object(
+            JSONObject([
+                ("new", .int(findings.filter { $0.verdict?.baseline == .new }.count)), ("known", .int(summary.known)),
+                (
+                    "fixed",
+                    .array(
+                        fixed.map {
+                            .object(
+                                JSONObject([
+                                    ("fingerprint", .string($0.fingerprint)), ("code", .string($0.code)),
+                                    ("hint", .string($0.hint)),
+                                ]))
+                        })
+                ),
             ]))
     }
 }

@@ -44,9 +44,10 @@ public enum CheckTextReport {
             text += style.bold("Findings") + "\n"
             for check in noteworthy {
                 let card = check.card
-                let mark = card.degraded ? " DEGRADED" : check.broken ? " BROKEN" : ""
+                var mark = card.degraded ? " DEGRADED" : check.broken ? " BROKEN" : ""
+                if check.failing { mark += " " + style.red("FAILING") }
                 text += "  \(ResolveTextReport.heading(card))\(mark)\n"
-                for finding in check.findings { text += "    " + ResolveTextReport.line(finding, style: style) + "\n" }
+                for finding in check.findings { text += "    " + line(finding, style: style) + "\n" }
                 if let log = card.sdkLog {
                     text += "    " + style.dim("SDK log: \(ControlCharacters.escaped(log))") + "\n"
                 }
@@ -55,7 +56,7 @@ public enum CheckTextReport {
                     text += "    \(AssetRoles.describe(asset.role, index: asset.index)) \(url)"
                     text += " — " + ControlCharacters.escaped(assetFacts(asset)) + "\n"
                     for finding in asset.findings {
-                        text += "      " + ResolveTextReport.line(finding, style: style) + "\n"
+                        text += "      " + line(finding, style: style) + "\n"
                     }
                 }
             }
@@ -67,7 +68,7 @@ public enum CheckTextReport {
                 let verdict = pass.verification.valid ? style.green("valid") : style.red("INVALID")
                 text += "  \(ControlCharacters.escaped(Redaction.redactURL(pass.url))): \(verdict)\n"
                 for finding in pass.verification.findings where finding.severity != .info {
-                    text += "    " + ResolveTextReport.line(finding, style: style) + "\n"
+                    text += "    " + line(finding, style: style) + "\n"
                 }
             }
             text += "\n"
@@ -76,7 +77,7 @@ public enum CheckTextReport {
             text += style.bold("Inputs") + "\n"
             for sourced in report.inputFindings {
                 text += "  \(ControlCharacters.escaped(sourced.source))\n    "
-                text += ResolveTextReport.line(sourced.finding, style: style) + "\n"
+                text += line(sourced.finding, style: style) + "\n"
             }
             text += "\n"
         }
@@ -89,7 +90,38 @@ public enum CheckTextReport {
         table.append(["warnings", "\(summary.warnings)"])
         table.append(["assets (failed)", "\(summary.assets) (\(summary.assetsFailed))"])
         table.append(["bytes fetched", ByteCount.format(summary.bytesFetched)])
-        return text + table.render(style)
+        appendVerdict(report, to: &table)
+        var rendered = text + table.render(style)
+        if let fixed = report.baselineFixed, !fixed.isEmpty {
+            rendered += "\n" + style.bold("Fixed since the baseline") + "\n"
+            for entry in fixed { rendered += "  \(entry.code) \(ControlCharacters.escaped(entry.hint))\n" }
+        }
+        return rendered
+    }
+
+    /// The verdict rows of the summary: whether the run fails at `--fail-on`, what is excused.
+    static func appendVerdict(_ report: CheckReport, to table: inout TextTable) {
+        let summary = report.summary
+        guard let policy = report.failOn else { return }
+        let verdict =
+            summary.failing
+            ? "yes: \(plural(summary.failingCards, "card")), \(plural(summary.failingFindings, "finding"))"
+            : "no"
+        table.append(
+            ["failing (--fail-on \(policy.rawValue))", verdict], tones: [.plain, summary.failing ? .red : .green])
+        if summary.suppressed > 0 { table.append(["suppressed", "\(summary.suppressed)"]) }
+        if let fixed = report.baselineFixed {
+            table.append(["baseline known (fixed)", "\(summary.known) (\(fixed.count))"])
+        }
+    }
+
+    /// A finding's line, with its verdict: `FAILING`, `[suppressed: reason]`, `[known]`/`[new]`.
+    static func line(_ finding: Finding, style: TextStyle) -> String {
+        var line = ResolveTextReport.line(finding, style: style)
+        guard let verdict = finding.verdict else { return line }
+        if let reason = verdict.suppressed { line += style.dim(" [suppressed: \(ControlCharacters.escaped(reason))]") }
+        if let state = verdict.baseline { line += style.dim(" [\(state.rawValue)]") }
+        return line
     }
 
     /// `HTTP 404`, `not an image`, … — why an asset failed, for the table.
