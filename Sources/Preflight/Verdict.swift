@@ -46,11 +46,14 @@ public struct FindingContext: Sendable, Hashable {
     public var url: String?
     /// The card's requested and resolved kinds.
     public var kinds: [String]
+    /// The HTTP status of the asset the finding is about.
+    public var httpStatus: Int?
 
-    public init(id: String, url: String? = nil, kinds: [String] = []) {
+    public init(id: String, url: String? = nil, kinds: [String] = [], httpStatus: Int? = nil) {
         self.id = id
         self.url = url
         self.kinds = kinds
+        self.httpStatus = httpStatus
     }
 }
 
@@ -59,10 +62,25 @@ public struct FindingRules: Sendable, Hashable {
     public var ignore: [IgnoreRule]
     /// `code` → the severity it is reported at (SARIF level, summary counts, `--fail-on`).
     public var severity: [String: Severity]
+    /// Statuses accepted per host glob: the `asset.httpStatus` of such a response, and the `card.broken` it
+    /// causes, are suppressed.
+    public var acceptedStatuses: [CheckConfig.AcceptedStatus]
 
-    public init(ignore: [IgnoreRule] = [], severity: [String: Severity] = [:]) {
+    public init(
+        ignore: [IgnoreRule] = [], severity: [String: Severity] = [:],
+        acceptedStatuses: [CheckConfig.AcceptedStatus] = []
+    ) {
         self.ignore = ignore
         self.severity = severity
+        self.acceptedStatuses = acceptedStatuses
+    }
+
+    /// The reason an accepted status excuses a finding about `url` answered with `status`, if one does.
+    func accepted(_ url: String?, status: Int?) -> String? {
+        guard let url, let status, let host = Glob.host(of: url) else { return nil }
+        guard acceptedStatuses.contains(where: { Glob.matches($0.host, host) && $0.statuses.contains(status) })
+        else { return nil }
+        return "HTTP \(status) accepted for \(host) (config acceptStatus)"
     }
 }
 
@@ -87,7 +105,10 @@ public struct Verdict: Sendable {
         if let severity = rules.severity[finding.code] { finding.severity = severity }
         let fingerprint = Baseline.fingerprint(finding, context)
         seen.insert(fingerprint)
-        let suppressed = rules.ignore.first { $0.matches(finding, context) }?.reason
+        var suppressed = rules.ignore.first { $0.matches(finding, context) }?.reason
+        if suppressed == nil, finding.code == "asset.httpStatus" || finding.code == AssetFindingCode.cardBroken {
+            suppressed = rules.accepted(context.url, status: context.httpStatus)
+        }
         if suppressed == nil {
             entries.append(
                 Baseline.Entry(
@@ -115,10 +136,18 @@ public struct Verdict: Sendable {
                 judge(&check.card.findings[index], context, seen: &seen, entries: &entries)
             }
             for index in check.checkFindings.indices {
-                judge(&check.checkFindings[index], context, seen: &seen, entries: &entries)
+                // `card.broken` names the failing asset's URL: judge it with that asset's URL and status.
+                let message = check.checkFindings[index].message
+                let asset = check.assets.first { $0.status == .failed && message.contains(Redaction.redactURL($0.url)) }
+                var brokenContext = context
+                brokenContext.url = asset?.url
+                brokenContext.httpStatus = asset?.httpStatus
+                judge(&check.checkFindings[index], brokenContext, seen: &seen, entries: &entries)
             }
             for assetIndex in check.assets.indices {
-                let assetContext = FindingContext(id: check.card.id, url: check.assets[assetIndex].url, kinds: kinds)
+                let asset = check.assets[assetIndex]
+                let assetContext = FindingContext(
+                    id: check.card.id, url: asset.url, kinds: kinds, httpStatus: asset.httpStatus)
                 for index in check.assets[assetIndex].findings.indices {
                     judge(&check.assets[assetIndex].findings[index], assetContext, seen: &seen, entries: &entries)
                 }
@@ -149,6 +178,18 @@ public struct Verdict: Sendable {
 
 /// `*` (any run of characters, `/` included) and `?` (one character) globs.
 enum Glob {
+    /// The lowercased host of an absolute URL (`https://user@CDN.example.com:8443/a` → `cdn.example.com`).
+    static func host(of url: String) -> String? {
+        guard let scheme = url.range(of: "://") else { return nil }
+        var authority = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            return String(authority[...close]).lowercased()
+        }
+        if let colon = authority.firstIndex(of: ":") { authority = authority[..<colon] }
+        return authority.isEmpty ? nil : authority.lowercased()
+    }
+
     static func matches(_ pattern: String, _ text: String) -> Bool {
         let pattern = Array(pattern.unicodeScalars)
         let text = Array(text.unicodeScalars)

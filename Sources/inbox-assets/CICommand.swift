@@ -14,6 +14,10 @@ enum CICommand {
             "write-baseline", "file",
             help: "Write the fingerprints of this run's findings (suppressed ones excepted) to this file, sorted, "
                 + "one a line."),
+        .value(
+            "ios-target", "major",
+            help: "The app's iOS deployment target: image formats older iOS cannot decode (WebP < 14, AVIF < 16) "
+                + "are findings below it.", default: "13"),
     ]
 
     /// `--fail-on`, the baseline file and the config's rules, as the verdict of this run.
@@ -32,7 +36,7 @@ enum CICommand {
         }
         // The output file of --write-baseline is checked before any work, as -o's.
         if let path = invocation.value("write-baseline") { _ = try OutputFile(path) }
-        return Verdict(policy: policy, baseline: baseline)
+        return Verdict(policy: policy, rules: try ConfigCommand.load(invocation).rules, baseline: baseline)
     }
 
     /// `--write-baseline FILE`: the judged report's fingerprints.

@@ -72,10 +72,12 @@ enum CheckCommand {
         let engine = try NetworkOptions.engine(invocation)
         let retriever = try AssetRetriever.forCommand(
             invocation, fetcher: engine, store: store, offline: invocation.flag("offline"))
+        var checkOptions = CheckOptions(
+            resolve: resolveOptions, reader: limits.readerOptions,
+            hlsSegments: try invocation.int("hls-segments", in: 1...100_000) ?? 3)
+        checkOptions.imageLimits.deploymentTargetMajorVersion = try invocation.int("ios-target", in: 2...99) ?? 13
         let pipeline = CheckPipeline(
-            options: CheckOptions(
-                resolve: resolveOptions, reader: limits.readerOptions,
-                hlsSegments: try invocation.int("hls-segments", in: 1...100_000) ?? 3),
+            options: checkOptions,
             retriever: retriever,
             passVerifier: verifier)
         let progress = ProgressLine(label: "assets", quiet: invocation.flag("quiet"))

@@ -1,0 +1,122 @@
+import Foundation
+import StrictJSON
+import Testing
+
+/// The CI contract end to end, offline (an empty store: every asset is `asset.notInStore`, so no network): the
+/// exit code, JSON, JUnit and text agree at every `--fail-on`; the config file's defaults and rules; the baseline.
+@Suite(.serialized) struct CICLITests {
+    final class Workspace {
+        let directory: String
+        init() throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("ia-ci-\(UUID())").path
+            try FileManager.default.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: true)
+            try Self.campaign.write(toFile: directory + "/c.json", atomically: true, encoding: .utf8)
+        }
+        deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+        /// A captioned card whose hero image is not in the store (broken: errors), and a carousel without
+        /// slides (degraded: a warning).
+        static let campaign = """
+            {"request": {"notifications": [
+             {"ios_title": "Summer sale", "content": "b", "inbox_days": 1,
+              "inbox_image": "https://cdn.example.com/a.png?token=SECRET", "data": {"displayType": "captioned"}},
+             {"ios_title": "Slides", "content": "b", "inbox_days": 1, "data": {"displayType": "carousel"}}
+            ]}}
+            """
+
+        func write(_ name: String, _ text: String) throws {
+            try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+        }
+
+        func check(_ extra: [String], in sub: String = "") async throws -> CLIResult {
+            try await CLI.run(
+                ["check", directory + "/c.json", "--offline", "--store", directory + "/store", "--quiet"] + extra,
+                directory: directory + sub)
+        }
+    }
+
+    /// The issue's first symptom: `--format junit --fail-on degrade` said failures="0" and exited 1.
+    @Test(arguments: ["error", "warning", "degrade", "never"])
+    func everyFormatAgreesWithTheExitCode(failOn: String) async throws {
+        let workspace = try Workspace()
+        try workspace.write("inbox-assets.json", "{}")
+        let json = try await workspace.check(["--format", "json", "--fail-on", failOn])
+        let report = try JSON.parse(json.stdout)
+        let failing = report["summary"]?["failing"]?.boolValue
+        #expect(failing == (json.status == 1), "\(json.stderr)")
+        #expect(failing == (failOn != "never"))
+        let junit = try await workspace.check(["--format", "junit", "--fail-on", failOn])
+        #expect(junit.status == json.status)
+        let failingCards = report["summary"]?["failingCards"]?.numberValue?.intValue ?? -1
+        #expect(
+            junit.stdout.contains("<testsuites name=\"inbox-assets check\" tests=\"2\" failures=\"\(failingCards)\""))
+        let text = try await workspace.check(["--fail-on", failOn])
+        #expect(text.status == json.status)
+        #expect(text.stdout.contains("failing (--fail-on \(failOn))  \(failing == true ? "yes" : "no")"))
+        // degrade and warning fail the degraded carousel too; error only the broken card.
+        #expect(failingCards == (failOn == "never" ? 0 : failOn == "error" ? 1 : 2))
+    }
+
+    /// The nearest inbox-assets.json (here in the parent of the working directory) gives defaults; the command
+    /// line wins; ignore rules suppress with their reason.
+    @Test func configDefaultsRulesAndCommandLineWins() async throws {
+        let workspace = try Workspace()
+        try workspace.write(
+            "inbox-assets.json",
+            """
+            {"failOn": "warning", "commands": {"check": {"format": "json"}},
+             "ignore": [{"url": "https://cdn.example.com/*", "reason": "CDN migration, ticket OPS-1"}]}
+            """)
+        let result = try await workspace.check([], in: "/sub")
+        let report = try JSON.parse(result.stdout)
+        // The broken card is suppressed; the degraded carousel still fails at the config's --fail-on warning.
+        #expect(result.status == 1)
+        #expect(report["summary"]?["suppressed"]?.numberValue?.intValue == 2)
+        #expect(report["summary"]?["failingCards"]?.numberValue?.intValue == 1)
+        #expect(result.stdout.contains("\"suppressed\": \"CDN migration, ticket OPS-1\""))
+        let overridden = try await workspace.check(["--fail-on", "error"], in: "/sub")
+        #expect(overridden.status == 0, "\(overridden.stderr)")
+
+        let printed = try await CLI.run(["config"], directory: workspace.directory + "/sub")
+        #expect(printed.status == 0)
+        let config = try JSON.parse(printed.stdout)
+        #expect(config["options"]?["failOn"]?["value"] == "warning")
+        #expect(config["options"]?["failOn"]?["from"]?.stringValue?.hasSuffix("inbox-assets.json:1:12") == true)
+        #expect(config["options"]?["format"]?["value"] == "json")
+
+        try workspace.write("bad.json", "{\"failOn\": \"warning\",\n \"hostConcurency\": 4}")
+        let bad = try await workspace.check(["--config", workspace.directory + "/bad.json"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("bad.json:2:2: unknown key \"hostConcurency\""))
+        try workspace.write("choice.json", "{\"failOn\": \"sometimes\"}")
+        let choice = try await workspace.check(["--config", workspace.directory + "/choice.json"])
+        #expect(choice.status == 2)
+        #expect(choice.stderr.contains("choice.json:1:12: the value 'sometimes' is invalid for '--fail-on <fail-on>'"))
+    }
+
+    /// `--write-baseline` then `--baseline`: the same campaign passes, and the baseline file is sorted text.
+    @Test func baselineRoundTripThroughTheCLI() async throws {
+        let workspace = try Workspace()
+        try workspace.write("inbox-assets.json", "{}")
+        let baseline = workspace.directory + "/baseline.txt"
+        let first = try await workspace.check(["--fail-on", "warning", "--write-baseline", baseline])
+        #expect(first.status == 1)
+        let text = try String(contentsOfFile: baseline, encoding: .utf8)
+        let entries = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(entries.count >= 3)
+        #expect(!text.contains("SECRET"))
+        #expect(
+            entries.contains {
+                $0.contains(" asset.notInStore ") && $0.contains("c.json#request.notifications[0] https://")
+            })
+        let again = try await workspace.check(["--fail-on", "warning", "--baseline", baseline, "--format", "json"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let report = try JSON.parse(again.stdout)
+        #expect(report["baseline"]?["fixed"] == .array([]))
+        #expect(report["baseline"]?["new"] == 0)
+        // Written again from the same run: the same bytes (stable and sorted).
+        let second = workspace.directory + "/baseline2.txt"
+        _ = try await workspace.check(["--fail-on", "warning", "--write-baseline", second])
+        #expect(try String(contentsOfFile: second, encoding: .utf8) == text)
+    }
+}
