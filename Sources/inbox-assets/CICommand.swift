@@ -39,6 +39,15 @@ enum CICommand {
         return Verdict(policy: policy, rules: try ConfigCommand.load(invocation).rules, baseline: baseline)
     }
 
+    /// `--format sarif` and `--format markdown`.
+    static func render(_ invocation: Invocation, _ report: CheckReport, inputs: [(name: String, bytes: [UInt8])])
+        -> String
+    {
+        if invocation.value("format") == "markdown" { return MarkdownReport.render(report) }
+        let version = CommandTable.version.split(separator: " ").last.map(String.init) ?? "0"
+        return SarifReport.render(report, version: version) { name in inputs.first { $0.name == name }?.bytes }
+    }
+
     /// `--write-baseline FILE`: the judged report's fingerprints.
     static func writeBaseline(_ invocation: Invocation, _ report: CheckReport) throws(CommandFailure) {
         guard let path = invocation.value("write-baseline") else { return }

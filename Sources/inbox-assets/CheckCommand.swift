@@ -25,7 +25,9 @@ enum CheckCommand {
                 repeating: true)
         ],
         options: [
-            .value("format", help: "Output format.", default: "text", choices: ["text", "json", "junit", "html"]),
+            .value(
+                "format", help: "Output format.", default: "text",
+                choices: ["text", "json", "junit", "html", "sarif", "markdown"]),
             .value(
                 "output", "file", short: "o",
                 help: "Write the report to this file (a new name or a regular file, replaced atomically; - is "
@@ -94,6 +96,7 @@ enum CheckCommand {
         switch invocation.value("format") {
         case "json": rendered = outcome.report.json.serialized(pretty: true) + "\n"
         case "junit": rendered = JUnitReport.render(outcome.report)
+        case "sarif", "markdown": rendered = CICommand.render(invocation, outcome.report, inputs: inputs)
         case "html": rendered = HTMLReport.render(outcome.report, image: outcome.body(for:))
         default:
             let color = output.isStandardOutput && Console.stdoutWantsColor

@@ -50,6 +50,14 @@ import Testing
         let failingCards = report["summary"]?["failingCards"]?.numberValue?.intValue ?? -1
         #expect(
             junit.stdout.contains("<testsuites name=\"inbox-assets check\" tests=\"2\" failures=\"\(failingCards)\""))
+        let markdown = try await workspace.check(["--format", "markdown", "--fail-on", failOn])
+        #expect(markdown.status == json.status)
+        #expect(markdown.stdout.hasPrefix("## inbox-assets check: \(failing == true ? "❌ failing" : "✅ passing")"))
+        let sarif = try await workspace.check(["--format", "sarif", "--fail-on", failOn])
+        #expect(sarif.status == json.status)
+        let results = try JSON.parse(sarif.stdout)["runs"]?[0]?["results"]?.arrayValue ?? []
+        #expect(results.contains { $0["properties"]?["failing"] == true } == (failing == true))
+        #expect(!sarif.stdout.contains("SECRET"))
         let text = try await workspace.check(["--fail-on", failOn])
         #expect(text.status == json.status)
         #expect(text.stdout.contains("failing (--fail-on \(failOn))  \(failing == true ? "yes" : "no")"))

@@ -83,6 +83,13 @@ struct VerdictTests {
                 || row.policy.counts(
                     Finding(row.severity, row.code, "")) == false
         )
+        let sarif = try JSON.parse(SarifReport.render(report, version: "0"))
+        let result = sarif["runs"]?[0]?["results"]?[0]
+        #expect(result?["properties"]?["failing"] == .bool(row.failing))
+        #expect((result?["suppressions"] != nil) == row.suppressed)
+        #expect(result?["baselineState"]?.stringValue == (row.known ? "unchanged" : "new"))
+        let markdown = MarkdownReport.render(report)
+        #expect(markdown.hasPrefix("## inbox-assets check: \(row.failing ? "❌ failing" : "✅ passing")"))
         let text = CheckTextReport.render(report, style: TextStyle(color: false))
         #expect(text.contains("failing (--fail-on \(row.policy.rawValue))  \(row.failing ? "yes" : "no")"))
     }
