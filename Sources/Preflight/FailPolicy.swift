@@ -25,6 +25,12 @@ public enum FailPolicy: String, Sendable, CaseIterable {
     /// Whether a run with these findings and this many degraded (or broken) cards fails (`resolve`, which has no
     /// suppressions or baseline).
     public func fails(findings: some Sequence<Finding>, degradedCards: Int) -> Bool {
-        (self == .degrade && degradedCards > 0) || findings.contains { counts($0) }
+        let worst = findings.maxSeverity
+        switch self {
+        case .never: return false
+        case .error: return worst == .error
+        case .warning: return worst.map { $0 >= .warning } ?? false
+        case .degrade: return degradedCards > 0 || worst == .error
+        }
     }
 }
