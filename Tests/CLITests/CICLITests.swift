@@ -1,3 +1,4 @@
+import FixtureServer
 import Foundation
 import StrictJSON
 import Testing
@@ -126,5 +127,54 @@ import Testing
         let second = workspace.directory + "/baseline2.txt"
         _ = try await workspace.check(["--fail-on", "warning", "--write-baseline", second])
         #expect(try String(contentsOfFile: second, encoding: .utf8) == text)
+    }
+
+    /// Against the fixture server (cdn.example.com mapped onto it): a bot challenge is its own warning and breaks
+    /// no card; config headers (with ${ENV}) reach the host that needs them and are never printed.
+    @Test func botChallengeAndHostHeaders() async throws {
+        let workspace = try Workspace()
+        let server = try FixtureServer(root: CLI.fixture("www"))
+        defer { server.stop() }
+        let network = [
+            "--connect-to", "cdn.example.com:443:127.0.0.1:\(server.httpsPort!)", "--cacert", server.caFilePath!,
+            "--retries", "0", "--timeout", "5", "--quiet", "--no-store", "--format", "json",
+        ]
+        let cdn = "https://cdn.example.com"
+        let campaign = """
+            {"request": {"notifications": [
+             {"ios_title": "A", "content": "b", "inbox_days": 1, "inbox_image": "\(cdn)/challenge/403", "data": {"displayType": "captioned"}},
+             {"ios_title": "B", "content": "b", "inbox_days": 1, "inbox_image": "\(cdn)/challenge/503/page", "data": {"displayType": "captioned"}},
+             {"ios_title": "C", "content": "b", "inbox_days": 1, "inbox_image": "\(cdn)/require-header/X-CDN-Token/t0ken/inbox/summer-sale.png", "data": {"displayType": "captioned"}}
+            ]}}
+            """
+        try workspace.write("c.json", campaign)
+        try workspace.write(
+            "inbox-assets.json", #"{"headers": {"cdn.example.com": {"X-CDN-Token": "${CDN_TOKEN}"}}}"#)
+        let run = try await CLI.run(
+            ["check", "c.json"] + network, environment: ["CDN_TOKEN": "t0ken"], directory: workspace.directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try JSON.parse(run.stdout)
+        let cards = try #require(report["cards"]?.arrayValue)
+        for card in cards.prefix(2) {
+            #expect(card["broken"] == false)
+            let asset = card["assets"]?[0]
+            #expect(asset?["failure"] == "bot-challenge")
+            #expect(asset?["findings"]?[0]?["code"] == "asset.botChallenge")
+            #expect(asset?["findings"]?[0]?["severity"] == "warning")
+        }
+        #expect(cards[2]["assets"]?[0]?["status"] == "ok")
+
+        // Without the header the host answers 401: broken. An unset variable is a config error.
+        try workspace.write("none.json", "{}")
+        let bare = try await CLI.run(
+            ["check", "c.json", "--config", "none.json"] + network, directory: workspace.directory)
+        #expect(bare.status == 1)
+        let unset = try await CLI.run(
+            ["check", "c.json"] + network, environment: ["CDN_TOKEN": ""], directory: workspace.directory)
+        #expect(unset.status == 1)
+        let config = try await CLI.run(["config"], environment: ["CDN_TOKEN": "t0ken"], directory: workspace.directory)
+        #expect(config.status == 0)
+        #expect(!config.stdout.contains("t0ken"))
+        #expect(config.stdout.contains("\"X-CDN-Token\": \"REDACTED\""))
     }
 }

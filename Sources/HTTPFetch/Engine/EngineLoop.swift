@@ -487,6 +487,12 @@ final class EngineLoop: @unchecked Sendable {
         guard let easy = flight.easy else { return }
         flight.resetHop()
         easy.set(.url, flight.currentURL)
+        if !options.hostHeaders.isEmpty {
+            // Per hop: a redirect to another host must not carry this host's token.
+            let lines = flight.validators.headers + options.headers(for: flight.currentURL)
+            flight.headerList = lines.isEmpty ? nil : CurlStringList(lines)
+            easy.set(.httpHeaders, flight.headerList)
+        }
         // https: wait for a connection being set up to the same host rather than open another, so HTTP/2
         // transfers multiplex over one connection (one TLS handshake instead of one per slot, several responses
         // per read), as `curl --parallel` does; ALPN says at the handshake whether it can, so HTTP/1.1 still
@@ -552,6 +558,19 @@ final class EngineLoop: @unchecked Sendable {
             check(easy.setOpenSocketFunction(flightOpenSocketCallback), "OPENSOCKETFUNCTION")
         }
         return problem
+    }
+
+    /// A CDN or WAF challenge instead of the asset: Cloudflare's `cf-mitigated: challenge`, AWS WAF's
+    /// `x-amzn-waf-action` (challenge, captcha), or an HTML 403/503 Cloudflare served (`cf-ray`: its challenge or
+    /// block page).
+    static func isBotChallenge(status: Int, easy: EasyHandle) -> Bool {
+        guard status == 403 || status == 429 || status == 503 else { return false }
+        if easy.header("cf-mitigated")?.lowercased().contains("challenge") == true { return true }
+        if let action = easy.header("x-amzn-waf-action")?.lowercased(), action == "challenge" || action == "captcha" {
+            return true
+        }
+        let html = easy.header("Content-Type")?.lowercased().hasPrefix("text/html") == true
+        return html && status != 429 && easy.header("cf-ray") != nil
     }
 
     /// Points a configured handle at `flight`'s callbacks, headers and range — or, with `nil`, at nothing, so
@@ -712,6 +731,7 @@ final class EngineLoop: @unchecked Sendable {
                 outcome.cacheControl = easy.header("Cache-Control")
                 outcome.contentRange = easy.header("Content-Range")
                 outcome.acceptRanges = easy.header("Accept-Ranges")
+                outcome.botChallenge = Self.isBotChallenge(status: status, easy: easy)
             }
             switch easy.info(.httpVersion) ?? 0 {
             case Int(CURL_HTTP_VERSION_1_0): outcome.httpVersion = "1.0"

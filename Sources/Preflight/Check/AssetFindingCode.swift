@@ -27,4 +27,9 @@ public enum AssetFindingCode {
     /// The server sent `Cache-Control: no-store`: the body was used for this run only and will not be there
     /// offline or for an export (warning).
     public static let noStore = "asset.noStore"
+    /// A 403, 429 or 503 that is a CDN or WAF bot-protection challenge (`cf-mitigated: challenge`,
+    /// `x-amzn-waf-action: challenge`, an HTML page Cloudflare served) instead of the asset: the app, with its own headers,
+    /// may still load it, so the card is not broken; allow the checker's User-Agent or set a header for the host
+    /// in the config (warning). Same code as the engine's finding for such a response.
+    public static let botChallenge = "asset.botChallenge"
 }

@@ -194,7 +194,7 @@ public struct CheckPipeline: Sendable {
                     if softened.severity == .error { softened.severity = .warning }
                     return softened
                 }
-            } else if asset.status == .failed {
+            } else if asset.status == .failed, asset.failure != AssetCheck.botChallengeFailure {
                 let what = AssetRoles.describe(reference.role, index: reference.index)
                 checkFindings.append(
                     .error(
@@ -271,7 +271,7 @@ public struct CheckPipeline: Sendable {
     }
 
     func copy(_ outcome: FetchOutcome, into asset: inout AssetCheck) {
-        asset.failure = outcome.failure?.rawValue
+        asset.failure = outcome.botChallenge ? AssetCheck.botChallengeFailure : outcome.failure?.rawValue
         asset.httpStatus = outcome.httpStatus
         asset.contentType = outcome.contentType
         asset.bytes = outcome.bytes ?? outcome.contentLength

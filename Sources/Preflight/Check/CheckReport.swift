@@ -43,6 +43,9 @@ public struct AssetCheck: Sendable, Hashable {
     public var needed: Bool
     public var findings: [Finding]
 
+    /// The ``failure`` of a response that is a CDN or WAF challenge (`asset.botChallenge`).
+    public static let botChallengeFailure = "bot-challenge"
+
     public init(
         role: AssetReference.Role, index: Int?, url: String, status: Status, needed: Bool, findings: [Finding] = []
     ) {
@@ -90,7 +93,11 @@ public struct CardCheck: Sendable, Hashable {
 
     /// The card renders as its kind but a needed asset fails (404, not an image, invalid pass, unplayable video).
     /// A degraded card is never broken: it renders as classic.
-    public var broken: Bool { !card.degraded && assets.contains { $0.needed && $0.status == .failed } }
+    /// A bot challenge (``AssetCheck/botChallengeFailure``) does not break it: the app may load the asset.
+    public var broken: Bool {
+        !card.degraded
+            && assets.contains { $0.needed && $0.status == .failed && $0.failure != AssetCheck.botChallengeFailure }
+    }
 
     /// The card's own findings, then the check's.
     public var findings: [Finding] { card.findings + checkFindings }

@@ -68,6 +68,7 @@ enum RuleDescriptions {
         asset.storeMissing	Offline, and the entry's stored body is gone (error). Same code as `MissingAsset`'s.
         asset.storeFailed	The store could not be read or written: an I/O error, or (for `prefetch`, which exits 2) a full disk or a read-only directory (error).
         asset.noStore	The server sent `Cache-Control: no-store`: the body was used for this run only and will not be there offline or for an export (warning).
+        asset.botChallenge	A 403, 429 or 503 that is a CDN or WAF bot-protection challenge (`cf-mitigated: challenge`, `x-amzn-waf-action: challenge`, an HTML page Cloudflare served) instead of the asset: the app, with its own headers, may still load it, so the card is not broken; allow the checker's User-Agent or set a header for the host in the config (warning). Same code as the engine's finding for such a response.
         asset.dns	The host name did not resolve. (error on a needed asset, else warning)
         asset.connect	The TCP connection was refused or could not be made. (error on a needed asset, else warning)
         asset.tls	The TLS handshake or certificate verification failed (expired, wrong host, unknown CA, …). (error on a needed asset, else warning)
