@@ -177,4 +177,52 @@ import Testing
         #expect(!config.stdout.contains("t0ken"))
         #expect(config.stdout.contains("\"X-CDN-Token\": \"REDACTED\""))
     }
+
+    /// One host failing TLS (a certificate for another name) for 20 URLs is one root cause: JSON lists it with
+    /// its URLs and cards, text and Markdown print it once with its count.
+    @Test func oneBrokenHostIsOneRootCause() async throws {
+        let workspace = try Workspace()
+        let server = try FixtureServer(root: CLI.fixture("www"))
+        defer { server.stop() }
+        let wrongHost = try #require(server.tlsPorts[.wrongHost])
+        let good = try #require(server.httpsPort)
+        let notifications =
+            (0..<20).map { index in
+                #"{"ios_title": "Sale \#(index)", "content": "b", "inbox_days": 1, "inbox_image": "https://cdn.example.com/inbox/\#(index).png", "data": {"displayType": "captioned"}}"#
+            } + [
+                #"{"ios_title": "Fine", "content": "b", "inbox_days": 1, "inbox_image": "https://img.example.com/inbox/summer-sale.png", "data": {"displayType": "captioned"}}"#
+            ]
+        try workspace.write(
+            "c.json", #"{"request": {"notifications": ["# + notifications.joined(separator: ",") + "]}}")
+        try workspace.write("inbox-assets.json", "{}")
+        let network = [
+            "c.json", "--connect-to", "cdn.example.com:443:127.0.0.1:\(wrongHost)", "--connect-to",
+            "img.example.com:443:127.0.0.1:\(good)", "--cacert", server.caFilePath!, "--retries", "0", "--timeout", "5",
+            "--quiet", "--no-store", "--sdk", "all",
+        ]
+        let json = try await CLI.run(["check"] + network + ["--format", "json"], directory: workspace.directory)
+        #expect(json.status == 1)
+        let report = try JSON.parse(json.stdout)
+        let causes = try #require(report["rootCauses"]?.arrayValue)
+        #expect(causes.count == 1)
+        #expect(causes.first?["id"] == "asset.hostTLS cdn.example.com")
+        #expect(causes.first?["urls"]?.arrayValue?.count == 20)
+        #expect(causes.first?["cards"] == 60)  // 20 messages × 3 SDK profiles
+        let cards = try #require(report["cards"]?.arrayValue)
+        #expect(cards.filter { $0["rootCauses"] == .array(["asset.hostTLS cdn.example.com"]) }.count == 60)
+        #expect(cards.filter { $0["rootCauses"] == .array([]) }.count == 3)
+
+        let text = try await CLI.run(["check"] + network, directory: workspace.directory)
+        #expect(
+            text.stdout.components(
+                separatedBy:
+                    "asset.hostTLS cdn.example.com: TLS handshake failed for every request (20 URLs) — breaks 60 cards"
+            ).count == 2)
+        // The curl reason is in the root cause, not repeated per card.
+        #expect(text.stdout.components(separatedBy: "asset.tls").count == 1, "\(text.stdout)")
+        let markdown = try await CLI.run(
+            ["check"] + network + ["--format", "markdown"], directory: workspace.directory)
+        #expect(markdown.stdout.contains("### Root causes\n\n- `asset.hostTLS` cdn.example.com: TLS handshake failed"))
+        #expect(!markdown.stdout.contains("`asset.tls`"))
+    }
 }

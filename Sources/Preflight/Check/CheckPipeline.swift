@@ -126,6 +126,7 @@ public struct CheckPipeline: Sendable {
             passes: passes)
         report.summary = summarize(
             report, messages: resolved.run.messagesRead, plan: plan, fetched: fetched, videos: videos)
+        report.rootCauses = RootCause.find(in: report)
         Verdict(policy: .error).apply(to: &report)  // the default verdict; `check` judges again at its --fail-on
         return Outcome(
             report: report, unusableInputs: resolved.unusableInputs, retrieved: retrieved,

@@ -198,6 +198,8 @@ public struct CheckReport: Sendable, Hashable {
     public var failOn: FailPolicy? = nil
     /// Under `--baseline`: its entries no finding of this run matches (fixed); `nil` without a baseline.
     public var baselineFixed: [Baseline.Entry]? = nil
+    /// Host-level failures many assets share (``RootCause/find(in:)``).
+    public var rootCauses: [RootCause] = []
     /// The baseline entries of this run's findings (`--write-baseline`), set by ``Verdict``.
     public var findingEntries: [Baseline.Entry] = []
 
@@ -220,14 +222,31 @@ public struct CheckReport: Sendable, Hashable {
         inputFindings.map(\.finding) + cards.flatMap(\.allFindings) + passes.flatMap(\.verification.findings)
     }
 
+    /// The root causes a card's assets fall under.
+    public func rootCauses(of check: CardCheck) -> [RootCause] {
+        rootCauses.filter { cause in check.assets.contains { cause.urls.contains($0.url) } }
+    }
+
     /// `{"schemaVersion":1,"summary":{…},"findings":[…],"cards":[…],"passes":[…]}`.
     public var json: JSONValue {
         .object(
             JSONObject([
                 ("schemaVersion", .int(Self.schemaVersion)), ("summary", summary.json),
-                ("findings", .array(inputFindings.map(\.json))), ("cards", .array(cards.map(\.json))),
+                ("findings", .array(inputFindings.map(\.json))), ("cards", .array(cards.map(cardJSON))),
                 ("passes", .array(passes.map(\.json))), ("baseline", baselineJSON),
+                ("rootCauses", .array(rootCauses.map(\.json))),
             ]))
+    }
+
+    /// A card's JSON with `rootCauses` (the ids of the root causes its assets fall under) after `failing`.
+    func cardJSON(_ check: CardCheck) -> JSONValue {
+        guard case .object(let card) = check.json else { return check.json }
+        var object = JSONObject()
+        for (key, value) in card {
+            object[key] = value
+            if key == "failing" { object["rootCauses"] = .array(rootCauses(of: check).map { .string($0.id) }) }
+        }
+        return .object(object)
     }
 
     /// `{"new", "known", "fixed": [{"fingerprint", "code", "hint"}]}` under `--baseline`, else `null`.

@@ -41,23 +41,54 @@ public enum CheckTextReport {
 
         let noteworthy = report.cards.filter { !$0.allFindings.isEmpty }
         if !noteworthy.isEmpty {
+            if !report.rootCauses.isEmpty {
+                text += style.bold("Root causes") + "\n"
+                for cause in report.rootCauses {
+                    text += "  " + style.red(cause.code) + " " + ControlCharacters.escaped(cause.finding.message) + "\n"
+                }
+                text += "\n"
+            }
             text += style.bold("Findings") + "\n"
+            // A finding repeated across SDK profiles, platforms and languages (same fingerprint) prints once; an
+            // asset under a root cause prints one line naming it.
+            var printed = Set<String>()
+            func fresh(_ finding: Finding) -> Bool {
+                guard let fingerprint = finding.verdict?.fingerprint else { return true }
+                return printed.insert(fingerprint).inserted
+            }
             for check in noteworthy {
                 let card = check.card
                 var mark = card.degraded ? " DEGRADED" : check.broken ? " BROKEN" : ""
                 if check.failing { mark += " " + style.red("FAILING") }
                 text += "  \(ResolveTextReport.heading(card))\(mark)\n"
-                for finding in check.findings { text += "    " + line(finding, style: style) + "\n" }
+                let causes = report.rootCauses(of: check)
+                let causedURLs = Set(causes.flatMap(\.urls).map(Redaction.redactURL))
+                var repeated = 0
+                for finding in check.findings {
+                    if finding.code == AssetFindingCode.cardBroken,
+                        causedURLs.contains(where: { finding.message.contains($0) })
+                    {
+                        continue
+                    }
+                    if fresh(finding) { text += "    " + line(finding, style: style) + "\n" } else { repeated += 1 }
+                }
                 if let log = card.sdkLog {
                     text += "    " + style.dim("SDK log: \(ControlCharacters.escaped(log))") + "\n"
                 }
                 for asset in check.assets where asset.status == .failed || !asset.findings.isEmpty {
                     let url = ControlCharacters.escaped(Redaction.redactURL(asset.url))
                     text += "    \(AssetRoles.describe(asset.role, index: asset.index)) \(url)"
+                    if let cause = causes.first(where: { $0.urls.contains(asset.url) }) {
+                        text += " — root cause " + ControlCharacters.escaped(cause.id) + "\n"
+                        continue
+                    }
                     text += " — " + ControlCharacters.escaped(assetFacts(asset)) + "\n"
                     for finding in asset.findings {
                         text += "      " + line(finding, style: style) + "\n"
                     }
+                }
+                if repeated > 0 {
+                    text += "    " + style.dim("(+\(repeated) as printed above for another profile or language)") + "\n"
                 }
             }
             text += "\n"

@@ -55,6 +55,14 @@ public enum MarkdownReport {
             out += "\n"
         }
 
+        if !report.rootCauses.isEmpty {
+            out += "### Root causes\n\n"
+            for cause in report.rootCauses.prefix(maxRows) {
+                out += "- \(span(cause.code)) \(cell(cause.finding.message))\n"
+            }
+            if report.rootCauses.count > maxRows { out += "\n… and \(report.rootCauses.count - maxRows) more.\n" }
+            out += "\n"
+        }
         let lines = findingLines(report)
         if !lines.isEmpty {
             out += "<details><summary>\(plural(lines.count, "finding")) (once per message)</summary>\n\n"
@@ -84,8 +92,19 @@ public enum MarkdownReport {
             if verdict.failing { failing.append(line) } else { others.append(line) }
         }
         for sourced in report.inputFindings { add(sourced.finding, sourced.source) }
+        // Assets under a root cause are counted there, not listed one by one.
+        let caused = Set(report.rootCauses.flatMap(\.urls))
+        let causedText = caused.map(Redaction.redactURL)
         for check in report.cards {
-            for finding in check.allFindings { add(finding, check.card.id) }
+            for finding in check.findings
+            where finding.code != AssetFindingCode.cardBroken
+                || !causedText.contains(where: { finding.message.contains($0) })
+            {
+                add(finding, check.card.id)
+            }
+            for asset in check.assets where !caused.contains(asset.url) {
+                for finding in asset.findings { add(finding, check.card.id) }
+            }
         }
         for pass in report.passes {
             for finding in pass.verification.findings where finding.severity != .info { add(finding, pass.url) }

@@ -69,6 +69,10 @@ enum RuleDescriptions {
         asset.storeFailed	The store could not be read or written: an I/O error, or (for `prefetch`, which exits 2) a full disk or a read-only directory (error).
         asset.noStore	The server sent `Cache-Control: no-store`: the body was used for this run only and will not be there offline or for an export (warning).
         asset.botChallenge	A 403, 429 or 503 that is a CDN or WAF bot-protection challenge (`cf-mitigated: challenge`, `x-amzn-waf-action: challenge`, an HTML page Cloudflare served) instead of the asset: the app, with its own headers, may still load it, so the card is not broken; allow the checker's User-Agent or set a header for the host in the config (warning). Same code as the engine's finding for such a response.
+        asset.hostTLS	Every request to the host failed its TLS handshake or certificate check (name mismatch, expired, unknown CA) (error).
+        asset.hostDNS	The host name of every request did not resolve (error).
+        asset.hostConnect	Every connection to the host was refused or could not be made (error).
+        asset.hostStatus	The host answered every request with the same 401, 403, 429 or 5xx (error).
         asset.dns	The host name did not resolve. (error on a needed asset, else warning)
         asset.connect	The TCP connection was refused or could not be made. (error on a needed asset, else warning)
         asset.tls	The TLS handshake or certificate verification failed (expired, wrong host, unknown CA, …). (error on a needed asset, else warning)
