@@ -300,6 +300,9 @@ final class EngineLoop: @unchecked Sendable {
     private func pollTimeout() -> Int32 {
         var due = delayed.map(\.due).min()
         if stagedCount > 0 { due = min(due ?? .infinity, stagedSince + Self.stagingDelay) }  // hand them over in time
+        if options.hostRate != nil, let next = hostsWithQueue.lazy.map(\.nextStart).min() {
+            due = min(due ?? .infinity, next)  // a host held back by --host-rate starts its next transfer on time
+        }
         guard let due else { return 1000 }
         return Int32(max(0, min(1000, (due - now()) * 1000 + 1)))
     }
@@ -412,6 +415,7 @@ final class EngineLoop: @unchecked Sendable {
 
     private func hasCapacity(_ host: HostSlot) -> Bool {
         activeCount < options.concurrency && host.active < options.hostConcurrency
+            && (options.hostRate == nil || now() >= host.nextStart)
     }
 
     /// Starts queued flights while the global and per-host limits allow; retries waiting for a slot go first.
@@ -478,6 +482,7 @@ final class EngineLoop: @unchecked Sendable {
         if flight.firstStart == nil { flight.firstStart = now() }
         activeCount += 1
         flight.host.active += 1
+        if let rate = options.hostRate { flight.host.nextStart = now() + 1 / rate }
         flight.state = .active
         startHop(flight)
     }

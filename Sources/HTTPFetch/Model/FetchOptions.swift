@@ -39,6 +39,9 @@ public struct FetchOptions: Sendable, Hashable {
     public var maxRetryDelay: Double
 
     /// Options with the CLI's defaults.
+    /// Transfers started per second per scheme+host+port (`--host-rate`), `nil` for no limit: for CDNs that
+    /// answer a burst with 429.
+    public var hostRate: Double? = nil
     /// Request headers for hosts matching a glob (config `headers`: CDN tokens), sent on every hop to such a host
     /// and to no other.
     public var hostHeaders: [HostHeader] = []
