@@ -68,9 +68,7 @@ enum NetworkOptions {
     /// Starts the engine; a bad CA file or option is exit 2 with the engine's reason.
     static func engine(_ invocation: Invocation) throws -> FetchEngine {
         var options = try fetchOptions(invocation)
-        options.hostHeaders = try ConfigCommand.load(invocation).headers.map {
-            HostHeader(host: $0.host, name: $0.name, value: $0.value)
-        }
+        options.hostHeaders = try ConfigCommand.load(invocation).headers
         do {
             return try FetchEngine(options: options)
         } catch {

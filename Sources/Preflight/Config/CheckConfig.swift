@@ -1,4 +1,5 @@
 import Findings
+public import HTTPFetch
 public import StrictJSON
 
 /// `inbox-assets.json`: option defaults and the rules of `check` (README "The config file").
@@ -18,12 +19,8 @@ public struct CheckConfig: Sendable {
         public var command: String? = nil
     }
 
-    /// A request header sent to hosts matching a glob; `value` has its `${ENV}` references expanded.
-    public struct HostHeader: Sendable, Hashable {
-        public var host: String
-        public var name: String
-        public var value: String
-    }
+    /// A request header sent to hosts matching a glob; its value has its `${ENV}` references expanded.
+    public typealias HostHeader = HTTPFetch.HostHeader
 
     /// HTTP statuses accepted for hosts matching a glob: their `asset.httpStatus` (and the `card.broken` they
     /// cause) are suppressed.
