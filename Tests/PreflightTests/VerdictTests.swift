@@ -201,6 +201,25 @@ struct CISchemaTests {
         #expect(errors == "")
     }
 
+    /// Surefire's report XSD has one `<testsuite>` per file: each suite of the document, on its own, is valid.
+    @Test func everySuiteIsValidAgainstSurefiresXSD() async throws {
+        var report = RenderFixtures.report(
+            options: ResolveOptions(profiles: SDKProfile.allCases, platforms: Platform.allCases))
+        Verdict(policy: .warning, rules: FindingRules(ignore: [IgnoreRule(code: "pass.*", reason: "old")]))
+            .apply(to: &report)
+        let script = """
+            import sys, xmlschema, xml.etree.ElementTree as ET
+            schema = xmlschema.XMLSchema(sys.argv[1])
+            suites = ET.parse(sys.argv[2]).getroot().findall("testsuite")
+            assert len(suites) == 2, len(suites)
+            for suite in suites: schema.validate(ET.tostring(suite, encoding="unicode"))
+            """
+        let errors = try await Self.validate(
+            script, schema: "\(Self.schemas)/surefire-test-report.xsd", document: JUnitReport.render(report),
+            suffix: ".xml")
+        #expect(errors == "")
+    }
+
     /// The validator really validates: the old layout (`<properties>` in a testcase) is refused.
     @Test func theXSDRefusesPropertiesInATestcase() async throws {
         let bad = """
