@@ -29,7 +29,10 @@ public struct IgnoreRule: Sendable, Hashable {
         }
         if let input {
             let file = JUnitReport.inputFile(of: context.id)
-            guard Glob.matches(input, file) || Glob.matches(input, Redaction.redactURL(context.id)) else {
+            let id = Redaction.redactURL(context.id)
+            let at = finding.path.map { "\(file)#\($0)" }
+            guard Glob.matches(input, file) || Glob.matches(input, id) || at.map({ Glob.matches(input, $0) }) == true
+            else {
                 return false
             }
         }

@@ -30,6 +30,7 @@ struct SchemaTests {
         case perLanguageFeedMessages
         case empty
         case suppressedAndBaseline
+        case rootCause
 
         var testDescription: String { rawValue }
 
@@ -49,6 +50,7 @@ struct SchemaTests {
         var raw: CheckReport {
             switch self {
             case .suppressedAndBaseline: RenderFixtures.report()
+            case .rootCause: SchemaTests.hostAnswering503()
             case .everyKindWithFailuresAndPasses: RenderFixtures.report()
             case .everyProfileAndPlatform:
                 RenderFixtures.report(
@@ -69,6 +71,32 @@ struct SchemaTests {
                     options: ResolveOptions(), summary: CheckSummary(), inputFindings: [], cards: [], passes: [])
             }
         }
+    }
+
+    /// Two images on one host that answers 503 to both: one `asset.hostStatus` root cause.
+    static func hostAnswering503() -> CheckReport {
+        let image =
+            #"{"ios_title": "t", "content": "b", "inbox_days": 1, "inbox_image": "https://down.example.com/missing-%@.png", "data": {"displayType": "captioned"}}"#
+        var report = RenderFixtures.report(
+            #"{"request": {"notifications": ["#
+                + ["a", "b"].map { image.replacingOccurrences(of: "%@", with: $0) }
+                .joined(separator: ",") + "]}}", passes: [])
+        for card in report.cards.indices {
+            for asset in report.cards[card].assets.indices where report.cards[card].assets[asset].status == .failed {
+                report.cards[card].assets[asset].httpStatus = 503
+            }
+        }
+        report.rootCauses = RootCause.find(in: report)
+        return report
+    }
+
+    @Test func aHostAnsweringEveryRequestWith503IsOneRootCause() throws {
+        let report = Self.hostAnswering503()
+        #expect(report.rootCauses.map(\.id) == ["asset.hostStatus down.example.com"])
+        #expect(report.rootCauses.first?.urls.count == 2)
+        #expect(report.rootCauses.first?.cards == 2)
+        let json = try Self.printed(Sample.rootCause.report).serialized()
+        #expect(json.contains("\"rootCauses\":[\"asset.hostStatus down.example.com\"]"))
     }
 
     @Test(arguments: Sample.allCases)

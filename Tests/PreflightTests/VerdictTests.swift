@@ -123,6 +123,18 @@ struct VerdictTests {
         #expect(report.summary.errors == all.count(.error))
     }
 
+    /// `input` also matches the finding's own JSON path in its file (`file#path`).
+    @Test func ignoreByTheFindingsJSONPath() throws {
+        var report = RenderFixtures.report()
+        let rule = IgnoreRule(input: "c.json#request.notifications[6].data.*", reason: "carousel copy pending")
+        Verdict(policy: .degrade, rules: FindingRules(ignore: [rule])).apply(to: &report)
+        let degraded = try #require(report.cards.first { $0.card.degraded })
+        let finding = try #require(degraded.card.findings.first { $0.code == "card.degraded" })
+        #expect(finding.path?.hasPrefix("request.notifications[6].data") == true)
+        #expect(finding.verdict?.suppressed == "carousel copy pending")
+        #expect(!degraded.failing)
+    }
+
     /// The baseline written from a run makes the same run pass; a new finding still fails, a gone one is fixed.
     @Test func baselineRoundTrip() throws {
         var first = RenderFixtures.report()
