@@ -8,12 +8,23 @@ public struct JSONPositions: Sendable {
     /// Byte offset of each object member's key (its opening quote), by the member's path.
     public private(set) var keys: [String: Int] = [:]
     private let lineStarts: [Int]
+    /// For a text with non-ASCII bytes: characters before each byte offset (columns in O(1) on a long line).
+    private let characters: [Int32]?
 
     /// Indexes `bytes`, which must be valid JSON (parse them first); a text that is not yields what was reached.
     public init(_ bytes: [UInt8]) {
         var starts = [0]
         for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }
         lineStarts = starts
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            characters = nil
+        } else {
+            var counts = [Int32](repeating: 0, count: bytes.count + 1)
+            for (offset, byte) in bytes.enumerated() {
+                counts[offset + 1] = counts[offset] + (byte & 0xC0 == 0x80 ? 0 : 1)
+            }
+            characters = counts
+        }
         var scanner = Scanner(bytes: bytes)
         scanner.skipWhitespace()
         scanner.value(at: "")
@@ -31,8 +42,8 @@ public struct JSONPositions: Sendable {
         }
         let start = lineStarts[low]
         let end = min(max(offset, start), bytes.count)
-        let characters = bytes[start..<end].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-        return (low + 1, characters + 1)
+        guard let characters else { return (low + 1, end - start + 1) }
+        return (low + 1, Int(characters[end] - characters[start]) + 1)
     }
 
     /// The offset of the value at `path`, or of its nearest ancestor that exists (a path into a string that

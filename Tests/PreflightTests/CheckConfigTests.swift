@@ -79,6 +79,11 @@ struct CheckConfigTests {
         #expect(positions.values["a[1][\"b-c\"]"] == 18)
         #expect(positions.keys["d"] == 26)
         #expect(positions.lineColumn(of: positions.values["d.e"]!, in: bytes) == (2, 13))
+        // Columns count characters, not bytes.
+        let accented = Array("{\"é\": \"ü\", \"b\": 1}".utf8)
+        let accentedPositions = JSONPositions(accented)
+        #expect(accentedPositions.lineColumn(of: accentedPositions.values["b"]!, in: accented) == (1, 17))
+        #expect(accentedPositions.lineColumn(of: accentedPositions.values["[\"é\"]"]!, in: accented) == (1, 7))
         // A path into a string (JSON inside JSON) points at the string.
         #expect(positions.offset(of: "a[1][\"b-c\"].deeper[2]") == 18)
     }

@@ -199,7 +199,16 @@ public struct CheckReport: Sendable, Hashable {
     /// Under `--baseline`: its entries no finding of this run matches (fixed); `nil` without a baseline.
     public var baselineFixed: [Baseline.Entry]? = nil
     /// Host-level failures many assets share (``RootCause/find(in:)``).
-    public var rootCauses: [RootCause] = []
+    public var rootCauses: [RootCause] = [] {
+        didSet {
+            rootCauseIndex = [:]
+            for (index, cause) in rootCauses.enumerated() {
+                for url in cause.urls { rootCauseIndex[url, default: []].append(index) }
+            }
+        }
+    }
+    /// Asset URL → indices in ``rootCauses``: a card's causes without scanning every cause's URLs.
+    private var rootCauseIndex: [String: [Int]] = [:]
     /// The baseline entries of this run's findings (`--write-baseline`), set by ``Verdict``.
     public var findingEntries: [Baseline.Entry] = []
 
@@ -224,8 +233,16 @@ public struct CheckReport: Sendable, Hashable {
 
     /// The root causes a card's assets fall under.
     public func rootCauses(of check: CardCheck) -> [RootCause] {
-        rootCauses.filter { cause in check.assets.contains { cause.urls.contains($0.url) } }
+        guard !rootCauses.isEmpty else { return [] }
+        var indices: [Int] = []
+        for asset in check.assets {
+            for index in rootCauseIndex[asset.url] ?? [] where !indices.contains(index) { indices.append(index) }
+        }
+        return indices.sorted().map { rootCauses[$0] }
     }
+
+    /// The root cause an asset URL falls under, if any.
+    public func rootCause(of url: String) -> RootCause? { rootCauseIndex[url]?.first.map { rootCauses[$0] } }
 
     /// `{"schemaVersion":1,"summary":{…},"findings":[…],"cards":[…],"passes":[…]}`.
     public var json: JSONValue {

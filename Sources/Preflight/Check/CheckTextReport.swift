@@ -61,8 +61,8 @@ public enum CheckTextReport {
                 var mark = card.degraded ? " DEGRADED" : check.broken ? " BROKEN" : ""
                 if check.failing { mark += " " + style.red("FAILING") }
                 text += "  \(ResolveTextReport.heading(card))\(mark)\n"
-                let causes = report.rootCauses(of: check)
-                let causedURLs = Set(causes.flatMap(\.urls).map(Redaction.redactURL))
+                let causedURLs = Set(
+                    check.assets.filter { report.rootCause(of: $0.url) != nil }.map { Redaction.redactURL($0.url) })
                 var repeated = 0
                 for finding in check.findings {
                     if finding.code == AssetFindingCode.cardBroken,
@@ -78,7 +78,7 @@ public enum CheckTextReport {
                 for asset in check.assets where asset.status == .failed || !asset.findings.isEmpty {
                     let url = ControlCharacters.escaped(Redaction.redactURL(asset.url))
                     text += "    \(AssetRoles.describe(asset.role, index: asset.index)) \(url)"
-                    if let cause = causes.first(where: { $0.urls.contains(asset.url) }) {
+                    if let cause = report.rootCause(of: asset.url) {
                         text += " — root cause " + ControlCharacters.escaped(cause.id) + "\n"
                         continue
                     }

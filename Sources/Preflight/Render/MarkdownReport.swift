@@ -94,8 +94,8 @@ public enum MarkdownReport {
         for sourced in report.inputFindings { add(sourced.finding, sourced.source) }
         // Assets under a root cause are counted there, not listed one by one.
         let caused = Set(report.rootCauses.flatMap(\.urls))
-        let causedText = caused.map(Redaction.redactURL)
         for check in report.cards {
+            let causedText = check.assets.filter { caused.contains($0.url) }.map { Redaction.redactURL($0.url) }
             for finding in check.findings
             where finding.code != AssetFindingCode.cardBroken
                 || !causedText.contains(where: { finding.message.contains($0) })
