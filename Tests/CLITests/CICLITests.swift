@@ -127,6 +127,14 @@ import Testing
         let second = workspace.directory + "/baseline2.txt"
         _ = try await workspace.check(["--fail-on", "warning", "--write-baseline", second])
         #expect(try String(contentsOfFile: second, encoding: .utf8) == text)
+        // A missing or malformed baseline is exit 2, naming the file (and the line).
+        let missing = try await workspace.check(["--baseline", workspace.directory + "/nope.txt"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("cannot read the baseline"))
+        try workspace.write("broken.txt", "# header\nnot a fingerprint line\n")
+        let broken = try await workspace.check(["--baseline", workspace.directory + "/broken.txt"])
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("broken.txt': line 2: expected `fingerprint code hint`"))
     }
 
     /// Against the fixture server (cdn.example.com mapped onto it): a bot challenge is its own warning and breaks
