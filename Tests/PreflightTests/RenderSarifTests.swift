@@ -22,6 +22,13 @@ struct RenderSarifTests {
         return (text, try JSON.parse(text))
     }
 
+    /// Validates argv[2] against the JSON schema argv[1] (the schema's own draft: SARIF's is draft-04).
+    static let script = """
+        import json, sys, jsonschema
+        schema = json.load(open(sys.argv[1]))
+        jsonschema.validators.validator_for(schema)(schema).validate(json.load(open(sys.argv[2])))
+        """
+
     static let rules = FindingRules(ignore: [IgnoreRule(code: "pass.*", reason: "legacy pass, ticket PASS-7")])
 
     @Test(arguments: [false, true])
@@ -36,13 +43,8 @@ struct RenderSarifTests {
         }
         let report = Self.judged(Verdict(policy: .warning, rules: Self.rules, baseline: baseline))
         let (text, _) = try Self.sarif(report)
-        let script = """
-            import json, sys, jsonschema
-            schema = json.load(open(sys.argv[1]))
-            jsonschema.validators.validator_for(schema)(schema).validate(json.load(open(sys.argv[2])))
-            """
         let errors = try await CISchemaTests.validate(
-            script, schema: "\(CISchemaTests.schemas)/sarif-schema-2.1.0.json", document: text, suffix: ".sarif")
+            Self.script, schema: "\(CISchemaTests.schemas)/sarif-schema-2.1.0.json", document: text, suffix: ".sarif")
         #expect(errors == "")
     }
 
@@ -50,13 +52,8 @@ struct RenderSarifTests {
     @Test func theSchemaRefusesABadLevel() async throws {
         let bad =
             #"{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": [{"message": {"text": "m"}, "level": "fatal"}]}]}"#
-        let script = """
-            import json, sys, jsonschema
-            schema = json.load(open(sys.argv[1]))
-            jsonschema.validators.validator_for(schema)(schema).validate(json.load(open(sys.argv[2])))
-            """
         let errors = try await CISchemaTests.validate(
-            script, schema: "\(CISchemaTests.schemas)/sarif-schema-2.1.0.json", document: bad, suffix: ".sarif")
+            Self.script, schema: "\(CISchemaTests.schemas)/sarif-schema-2.1.0.json", document: bad, suffix: ".sarif")
         #expect(errors.contains("fatal"))
     }
 
