@@ -18,13 +18,20 @@ deps:
 
 # The programs the tests start (headless Chromium screenshots the HTML report, nginx serves HTTP/2, openssl makes
 # certificates, GNU time measures a child's peak memory), installed from Debian when one is missing.
-TEST_PACKAGES := chromium fonts-liberation nginx-light openssl ca-certificates time python3
+TEST_PACKAGES := chromium fonts-liberation nginx-light openssl ca-certificates time python3 python3-pip
 test-deps: deps
-	@if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/sbin/nginx ] || ! [ -x /usr/bin/openssl ] || ! [ -x /usr/bin/time ] || ! [ -x /usr/bin/python3 ] || \
+	@if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/sbin/nginx ] || ! [ -x /usr/bin/openssl ] || ! [ -x /usr/bin/time ] || \
+		! command -v python3 >/dev/null || ! python3 -m pip --version >/dev/null 2>&1 || \
 		! [ -f /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf ]; then \
 		echo "==> installing $(TEST_PACKAGES)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq \
 			--no-install-recommends $(TEST_PACKAGES); \
+	fi
+	@# The CI report tests validate real JUnit and SARIF outputs with PyPI xmlschema and jsonschema.
+	@if ! python3 -c "import xmlschema, jsonschema" 2>/dev/null; then \
+		echo "==> pip install xmlschema jsonschema"; \
+		python3 -m pip install -q xmlschema jsonschema 2>/dev/null || \
+			python3 -m pip install -q --break-system-packages xmlschema jsonschema; \
 	fi
 
 build: deps

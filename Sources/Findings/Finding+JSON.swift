@@ -4,13 +4,20 @@ extension Finding {
     /// `{"severity", "code", "message", "path"}`: the one JSON shape of a finding in every report (DESIGN.md
     /// "Report"). Message and path pass through ``Redaction`` once more, so no stage can leak a secret by
     /// building a message from a raw URL.
+    /// With a ``verdict``, `failing`, `suppressed` (the reason or `null`) and `baseline` (`new`, `known` or `null`)
+    /// follow.
     public var json: JSONValue {
-        .object(
-            JSONObject([
-                ("severity", .string(severity.rawValue)), ("code", .string(code)),
-                ("message", .string(Redaction.redactText(message))),
-                ("path", path.map { .string(Redaction.redactURL($0)) } ?? .null),
-            ]))
+        var object = JSONObject([
+            ("severity", .string(severity.rawValue)), ("code", .string(code)),
+            ("message", .string(Redaction.redactText(message))),
+            ("path", path.map { .string(Redaction.redactURL($0)) } ?? .null),
+        ])
+        if let verdict {
+            object["failing"] = .bool(verdict.failing)
+            object["suppressed"] = .optional(verdict.suppressed.map(Redaction.redactText))
+            object["baseline"] = .optional(verdict.baseline?.rawValue)
+        }
+        return .object(object)
     }
 
     /// Writes the members of ``json`` into the object `writer` has open (callers that put members first, such as
@@ -24,6 +31,14 @@ extension Finding {
         writer.string(Redaction.redactText(message))
         writer.key("path")
         writer.string(path.map(Redaction.redactURL))
+        if let verdict {
+            writer.key("failing")
+            writer.bool(verdict.failing)
+            writer.key("suppressed")
+            writer.string(verdict.suppressed.map(Redaction.redactText))
+            writer.key("baseline")
+            writer.string(verdict.baseline?.rawValue)
+        }
     }
 
     /// Writes ``json`` without building it: the same bytes.

@@ -29,6 +29,8 @@ public struct Finding: Sendable, Hashable, Codable {
     public var message: String
     /// Where the finding points, when it points somewhere.
     public var path: String?
+    /// `check`'s verdict (failing, suppressed, baseline state); `nil` until one is made, and in other commands.
+    public var verdict: FindingVerdict? = nil
 
     public init(_ severity: Severity, _ code: String, _ message: String, path: String? = nil) {
         self.code = code

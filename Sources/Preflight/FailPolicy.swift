@@ -6,12 +6,24 @@ public enum FailPolicy: String, Sendable, CaseIterable {
     case error
     /// Any warning or error finding.
     case warning
-    /// Any card that degrades to classic, or any error finding.
+    /// Any card that degrades to classic (its `card.degraded` finding), or any error finding.
     case degrade
     /// Never fail on findings (exit 0 unless an input is unreadable).
     case never
 
-    /// Whether a run with these findings and this many degraded (or broken) cards fails.
+    /// Whether this finding, at its severity, counts for the policy (before suppressions and the baseline, which
+    /// ``Verdict`` applies).
+    public func counts(_ finding: Finding) -> Bool {
+        switch self {
+        case .never: false
+        case .error: finding.severity == .error
+        case .warning: finding.severity >= .warning
+        case .degrade: finding.severity == .error || finding.code == "card.degraded"
+        }
+    }
+
+    /// Whether a run with these findings and this many degraded (or broken) cards fails (`resolve`, which has no
+    /// suppressions or baseline).
     public func fails(findings: some Sequence<Finding>, degradedCards: Int) -> Bool {
         let worst = findings.maxSeverity
         switch self {

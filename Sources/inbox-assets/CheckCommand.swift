@@ -25,13 +25,15 @@ enum CheckCommand {
                 repeating: true)
         ],
         options: [
-            .value("format", help: "Output format.", default: "text", choices: ["text", "json", "junit", "html"]),
+            .value(
+                "format", help: "Output format.", default: "text",
+                choices: ["text", "json", "junit", "html", "sarif", "markdown"]),
             .value(
                 "output", "file", short: "o",
                 help: "Write the report to this file (a new name or a regular file, replaced atomically; - is "
                     + "standard output)."),
             CommandTable.failOn,
-        ] + CommandTable.cardOptions + [
+        ] + CICommand.checkOptions + CommandTable.cardOptions + [
             StoreCommand.storeOption,
             .flag("no-store", help: "Fetch into memory only; read and write no store."),
             .flag("offline", help: "Use only what the store holds; report what is missing. No network."),
@@ -60,6 +62,7 @@ enum CheckCommand {
         let output = try OutputTarget.prepare(invocation.value("output"))
         if invocation.flag("offline") { try StoreCommand.requireExisting(invocation) }
         let iconFile = try AppIdentityOptions.readIconFile(invocation, limits: limits)
+        let verdict = try CICommand.verdict(invocation)
         let (inputs, unreadable) = try ResolveCommand.readInputs(invocation, limits: limits)
 
         let store: AssetStore?
@@ -78,11 +81,13 @@ enum CheckCommand {
         let remote = try NetworkOptions.remote(invocation)
         let retriever = try AssetRetriever.forCommand(
             invocation, fetcher: engine, store: store, offline: invocation.flag("offline"), remote: remote)
+        var checkOptions = CheckOptions(
+            resolve: resolveOptions, reader: limits.readerOptions,
+            hlsSegments: try invocation.int("hls-segments", in: 1...100_000) ?? 3,
+            shard: try ShardOption.parse(invocation))
+        checkOptions.imageLimits.deploymentTargetMajorVersion = try invocation.int("ios-target", in: 2...99) ?? 13
         let pipeline = CheckPipeline(
-            options: CheckOptions(
-                resolve: resolveOptions, reader: limits.readerOptions,
-                hlsSegments: try invocation.int("hls-segments", in: 1...100_000) ?? 3,
-                shard: try ShardOption.parse(invocation)),
+            options: checkOptions,
             retriever: retriever,
             passVerifier: verifier)
         let progress = ProgressLine(label: "assets", quiet: invocation.flag("quiet"))
@@ -98,11 +103,14 @@ enum CheckCommand {
         }
         progress.finish()
         outcome.report.appendInputFindings(unreadable.map(\.finding))
+        verdict.apply(to: &outcome.report)
+        try CICommand.writeBaseline(invocation, outcome.report)
 
         let rendered: String
         switch invocation.value("format") {
         case "json": rendered = outcome.report.json.serialized(pretty: true) + "\n"
         case "junit": rendered = JUnitReport.render(outcome.report)
+        case "sarif", "markdown": rendered = CICommand.render(invocation, outcome.report, inputs: inputs)
         case "html": rendered = HTMLReport.render(outcome.report, image: outcome.body(for:), app: app)
         default:
             let color = output.isStandardOutput && Console.stdoutWantsColor
@@ -111,7 +119,6 @@ enum CheckCommand {
         }
         try output.write(rendered)
         return ResolveCommand.exitCode(
-            invocation, unreadable: unreadable, unusable: outcome.unusableInputs, findings: outcome.report.allFindings,
-            degraded: outcome.report.summary.degraded)
+            unreadable: unreadable, unusable: outcome.unusableInputs, failing: outcome.report.failing)
     }
 }

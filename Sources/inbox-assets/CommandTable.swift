@@ -66,13 +66,15 @@ enum CommandTable {
             """,
         subcommands: [
             CheckCommand.command, resolve, ProbeCommand.command, PassCommand.command, StoreCommand.command,
-            PrefetchCommand.command, ExportCommand.command,
-        ])
+            PrefetchCommand.command, ExportCommand.command, ConfigCommand.command,
+        ].map(ConfigCommand.withConfigOption))
 
     /// Runs a parsed command and returns its exit code.
     static func run(_ invocation: Invocation) async -> Int32 {
         do {
+            let invocation = try ConfigCommand.applied(to: invocation)  // inbox-assets.json's option defaults
             switch invocation.path {
+            case ["config"]: return try ConfigCommand.run(invocation)
             case ["resolve"]: return try ResolveCommand.run(invocation)
             case ["probe"]: return try await ProbeCommand.run(invocation)
             case ["check"]: return try await CheckCommand.run(invocation)

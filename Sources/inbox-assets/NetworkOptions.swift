@@ -9,6 +9,7 @@ enum NetworkOptions {
     static let options: [Option] = [
         .value("concurrency", "n", help: "Transfers at once, all hosts together.", default: "16"),
         .value("host-concurrency", "n", help: "Transfers at once per scheme+host+port.", default: "6"),
+        .value("host-rate", "n", help: "Requests started per second per scheme+host+port (default: no limit)."),
         .value(
             "timeout", "sec",
             help: "Connect timeout, and the stall window: a transfer that moves no bytes this long fails.",
@@ -120,6 +121,13 @@ enum NetworkOptions {
         options.concurrency = try invocation.int("concurrency", in: 1...1024) ?? options.concurrency
         options.hostConcurrency = try invocation.int("host-concurrency", in: 1...1024) ?? options.hostConcurrency
         options.retries = try invocation.int("retries", in: 0...10) ?? options.retries
+        if let text = invocation.value("host-rate") {
+            guard let rate = Double(text), rate >= 0.01, rate <= 10_000 else {
+                throw invocation.invalid(
+                    text, for: "host-rate", hint: "Expected requests per second from 0.01 to 10000.")
+            }
+            options.hostRate = rate
+        }
         if let text = invocation.value("timeout") {
             guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
                 throw invocation.invalid(text, for: "timeout", hint: "Expected seconds from 0 to 3600.")
@@ -150,7 +158,8 @@ enum NetworkOptions {
 
     /// Starts the engine; a bad CA file or option is exit 2 with the engine's reason.
     static func engine(_ invocation: Invocation) throws -> FetchEngine {
-        let options = try fetchOptions(invocation)
+        var options = try fetchOptions(invocation)
+        options.hostHeaders = try ConfigCommand.load(invocation).headers
         do {
             return try FetchEngine(options: options)
         } catch {

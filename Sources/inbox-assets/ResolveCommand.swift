@@ -104,10 +104,17 @@ enum ResolveCommand {
         _ invocation: Invocation, unreadable: [CommandFailure], unusable: [InputError], findings: [Finding],
         degraded: Int
     ) -> Int32 {
+        let policy = FailPolicy(rawValue: invocation.value("fail-on")!)!
+        return exitCode(
+            unreadable: unreadable, unusable: unusable,
+            failing: policy.fails(findings: findings, degradedCards: degraded))
+    }
+
+    /// The same, for a run whose verdict is made (`check`: ``Verdict``).
+    static func exitCode(unreadable: [CommandFailure], unusable: [InputError], failing: Bool) -> Int32 {
         for failure in unreadable { Console.err("Error: \(ControlCharacters.escaped(failure.message))\n") }
         for error in unusable { Console.err("Error: \(ControlCharacters.escaped(error.description))\n") }
         if !unreadable.isEmpty || !unusable.isEmpty { return ExitCode.invalidInput }
-        let policy = FailPolicy(rawValue: invocation.value("fail-on")!)!
-        return policy.fails(findings: findings, degradedCards: degraded) ? ExitCode.findings : ExitCode.success
+        return failing ? ExitCode.findings : ExitCode.success
     }
 }

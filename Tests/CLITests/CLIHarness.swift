@@ -22,9 +22,9 @@ enum CLI {
 
     /// Runs `inbox-assets ARGS` with optional standard input and extra environment; the test task suspends
     /// while the child runs (``Child/run(_:_:stdin:environment:directory:timeout:)``).
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) async throws
-        -> CLIResult
-    {
+    static func run(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], directory: String? = nil
+    ) async throws -> CLIResult {
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NO_COLOR")
         env.removeValue(forKey: "COLUMNS")  // the report fits COLUMNS when set; tests that want a width give one
@@ -32,7 +32,7 @@ enum CLI {
         let result = try await Child.run(
             productsDirectory.appendingPathComponent("inbox-assets").path, arguments,
             stdin: stdin.map { Data($0.utf8) },
-            environment: env, directory: packageRoot.path)
+            environment: env, directory: directory ?? packageRoot.path)
         return CLIResult(status: result.status, stdout: result.output, stderr: result.errors)
     }
 }

@@ -55,9 +55,10 @@ final class XMLTree: NSObject, XMLParserDelegate {
 struct RenderJUnitTests {
     static let report = RenderFixtures.report()
 
-    @Test func suitePerInputFileTestcasePerCardFailurePerError() throws {
+    @Test func suitePerInputFileTestcasePerCardFailureWhenTheCardFails() throws {
         let xml = JUnitReport.render(Self.report)
         #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "))
+        #expect(!xml.contains("<properties"))
         let root = try #require(XMLTree.parse(xml))
         #expect(root.name == "testsuites")
         let suites = root.all("testsuite")
@@ -68,29 +69,29 @@ struct RenderJUnitTests {
         }
         #expect(cards.count == Self.report.cards.count)
         #expect(cards.allSatisfy { $0.attributes["classname"] == "c.json" })
-        #expect(cards.first?.attributes["name"] == "c.json#request.notifications[0] [7.2 ios]")
+        // Named by title (or message code, or id), requested kind and target.
+        #expect(cards.first?.attributes["name"] == "c.json#request.notifications[0] banner [7.2 ios]")
+        #expect(cards.contains { $0.attributes["name"] == "\"Slides\" carousel [7.2 ios]" })
 
         // The plain push is an input finding: its own testcase in the file's suite.
         let inputs = suites[0].all("testcase").filter { ($0.attributes["name"] ?? "").hasSuffix("[input]") }
         #expect(inputs.map { $0.attributes["name"] } == ["c.json#request.notifications[7] [input]"])
 
-        // The broken carousel fails twice: the card's `card.broken` and the slide's 404, with path and asset.
-        let broken = try #require(cards.first { $0.attributes["name"]?.contains("notifications[3]") == true })
+        // The broken carousel fails once, its message listing the failing codes; the text has path and asset.
+        let broken = try #require(cards.first { $0.attributes["name"] == "\"Slides\" carousel [7.2 ios]" })
         let failures = broken.all("failure")
-        #expect(failures.map { $0.attributes["type"] } == ["card.broken", "asset.httpStatus"])
-        #expect(failures[1].attributes["message"] == "HTTP 404 for https://cdn.example.com/missing.png?sig=REDACTED")
-        #expect(failures[1].text.contains("path: request.notifications[3].data.carousel[1].image"))
-        #expect(failures[1].text.contains("asset: carouselSlide[1] https://cdn.example.com/missing.png?sig=REDACTED"))
-        #expect(property(broken, "broken") == "true")
+        #expect(failures.map { $0.attributes["type"] } == ["card.broken"])
+        #expect(failures.first?.attributes["message"] == "2 failing: card.broken, asset.httpStatus")
+        let text = try #require(failures.first).text
+        #expect(text.contains("HTTP 404 for https://cdn.example.com/missing.png?sig=REDACTED"))
+        #expect(text.contains("(at request.notifications[3].data.carousel[1].image)"))
+        #expect(text.contains("asset: carouselSlide[1] https://cdn.example.com/missing.png?sig=REDACTED"))
 
-        // The degraded carousel passes (a warning), but says so in properties and output.
-        let degraded = try #require(cards.first { $0.attributes["name"]?.contains("notifications[6]") == true })
+        // The degraded carousel passes at --fail-on error (a warning) and says so in its output.
+        let degraded = try #require(cards.first { $0.attributes["name"]?.hasPrefix("\"No body\"") == true })
         #expect(degraded.all("failure").isEmpty)
-        #expect(property(degraded, "degraded") == "true")
-        #expect(property(degraded, "degradeReason") == "no title/body")
-        #expect(property(degraded, "resolved") == "classic")
         let out = try #require(degraded.all("system-out").first).text
-        #expect(out.hasPrefix("carousel → classic — degraded: no title/body\nSDK log: Inbox cell degraded — "))
+        #expect(out.contains("carousel → classic — degraded: no title/body\nSDK log: Inbox cell degraded — "))
         #expect(out.contains("warning card.degraded"))
 
         // Counts: testcases, and failed testcases (the broken carousel and the invalid pass).
@@ -106,13 +107,50 @@ struct RenderJUnitTests {
             ])
     }
 
-    /// Nothing is dropped: every error finding of the report is one `<failure>`, with its code as type.
-    @Test(arguments: [ResolveOptions(), ResolveOptions(profiles: SDKProfile.allCases, platforms: Platform.allCases)])
-    func everyErrorIsOneFailure(options: ResolveOptions) throws {
-        let report = RenderFixtures.report(options: options)
+    /// A `<failure>` exactly when the verdict says the card fails, at every `--fail-on`; nothing failing is dropped.
+    @Test(
+        arguments: FailPolicy.allCases,
+        [
+            ResolveOptions(), ResolveOptions(profiles: SDKProfile.allCases, platforms: Platform.allCases),
+        ])
+    func failureExactlyWhenTheCardFails(policy: FailPolicy, options: ResolveOptions) throws {
+        var report = RenderFixtures.report(options: options)
+        Verdict(policy: policy).apply(to: &report)
         let root = try #require(XMLTree.parse(JUnitReport.render(report)))
-        let errors = report.allFindings.filter { $0.severity == .error }
-        #expect(root.all("failure").map { $0.attributes["type"] ?? "" }.sorted() == errors.map(\.code).sorted())
+        let cases = root.all("testsuite").flatMap { $0.all("testcase") }
+        for card in report.cards {
+            let name = JUnitReport.caseName(card.card)
+            let testCase = try #require(cases.first { $0.attributes["name"]?.hasPrefix(name) == true }, "\(name)")
+            #expect(testCase.all("failure").isEmpty == !card.failing, "\(name) at \(policy)")
+        }
+        let failedCases = cases.filter { !$0.all("failure").isEmpty }.count
+        #expect(root.attributes["failures"] == String(failedCases))
+        #expect((failedCases > 0) == report.failing)
+        let failingCodes = Set(report.allFindings.filter { $0.verdict?.failing == true }.map(\.code))
+        var listed = Set<String>()
+        for failure in root.all("failure") {
+            let message = failure.attributes["message"] ?? ""
+            let codes = message.firstRange(of: ": ").map { message[$0.upperBound...] } ?? ""
+            listed.formUnion(codes.split(separator: ", ").map(String.init))
+        }
+        #expect(listed == failingCodes)
+    }
+
+    /// A card that would fail but whose failing findings are all suppressed is `<skipped>` with the reason.
+    @Test func suppressedCardIsSkipped() throws {
+        var report = Self.report
+        let rules = FindingRules(ignore: [
+            IgnoreRule(input: "c.json#request.notifications[3]", reason: "slide 2 is being re-uploaded")
+        ])
+        Verdict(policy: .error, rules: rules).apply(to: &report)
+        let root = try #require(XMLTree.parse(JUnitReport.render(report)))
+        let broken = try #require(
+            root.all("testcase").first { $0.attributes["name"] == "\"Slides\" carousel [7.2 ios]" })
+        #expect(broken.all("failure").isEmpty)
+        #expect(broken.all("skipped").first?.attributes["message"] == "slide 2 is being re-uploaded")
+        #expect(root.all("testsuite").first?.attributes["skipped"] == "1")
+        #expect(
+            try #require(broken.all("system-out").first).text.contains("[suppressed: slide 2 is being re-uploaded]"))
     }
 
     @Test func secretsNeverAppear() {
@@ -121,14 +159,15 @@ struct RenderJUnitTests {
         #expect(xml.contains("token=REDACTED"))
     }
 
-    @Test func everyCardPlatformAndProfileIsNamed() throws {
+    @Test func everyCardPlatformAndProfileIsNamedOnce() throws {
         let options = ResolveOptions(profiles: [.v7_1, .v7_2], platforms: [.ios, .android])
         let report = RenderFixtures.report(options: options)
         let root = try #require(XMLTree.parse(JUnitReport.render(report)))
         let names = root.all("testcase").compactMap { $0.attributes["name"] }
-        #expect(names.contains("c.json#request.notifications[1] [7.1 ios]"))
-        #expect(names.contains("c.json#request.notifications[1] [6.13 android]"))
-        #expect(names.filter { !$0.hasSuffix("[input]") && $0.hasPrefix("c.json#") }.count == report.cards.count)
+        #expect(names.contains("\"Sale <b>& \"more\"\" captioned [7.1 ios]"))
+        #expect(names.contains("c.json#request.notifications[1] captioned [6.13 android]"))
+        #expect(Set(names).count == names.count)
+        #expect(names.filter { !$0.hasSuffix("[input]") && !$0.hasPrefix("https://") }.count == report.cards.count)
     }
 
     @Test func emptyReportIsOneEmptySuite() throws {
@@ -165,7 +204,7 @@ struct RenderJUnitTests {
         let root = try #require(XMLTree.parse(xml), "\(name): not well-formed:\n\(xml)")
         let failure = try #require(root.all("failure").first)
         #expect(failure.attributes["type"] == expected)
-        #expect(failure.attributes["message"] == expected)
+        #expect(failure.attributes["message"] == "1 failing: \(expected)")
         let outText = try #require(root.all("system-out").first).text
         // Element text: XML turns a lone CR into LF; attributes keep tabs and line breaks as written.
         #expect(outText == "warning w: \(expected.replacingOccurrences(of: "\r", with: "\n"))")
@@ -186,7 +225,4 @@ struct RenderJUnitTests {
         #expect(Markup.attribute(input) == expected)
     }
 
-    private func property(_ testCase: XMLNode, _ name: String) -> String? {
-        testCase.all("property").first { $0.attributes["name"] == name }?.attributes["value"]
-    }
 }

@@ -29,11 +29,28 @@ struct SchemaTests {
         case forcedKind
         case perLanguageFeedMessages
         case empty
+        case suppressedAndBaseline
+        case rootCause
 
         var testDescription: String { rawValue }
 
+        /// Judged as `check` judges every report (the JSON carries the verdict).
         var report: CheckReport {
+            var report = raw
+            var verdict = Verdict(policy: .warning)
+            if self == .suppressedAndBaseline {
+                verdict.rules = FindingRules(ignore: [IgnoreRule(code: "card.broken", reason: "known CDN outage")])
+                verdict.baseline = Baseline(
+                    entries: [Baseline.Entry(fingerprint: "0123456789abcdef", code: "asset.gone", hint: "fixed")])
+            }
+            verdict.apply(to: &report)
+            return report
+        }
+
+        var raw: CheckReport {
             switch self {
+            case .suppressedAndBaseline: RenderFixtures.report()
+            case .rootCause: SchemaTests.hostAnswering503()
             case .everyKindWithFailuresAndPasses: RenderFixtures.report()
             case .everyProfileAndPlatform:
                 RenderFixtures.report(
@@ -56,6 +73,32 @@ struct SchemaTests {
         }
     }
 
+    /// Two images on one host that answers 503 to both: one `asset.hostStatus` root cause.
+    static func hostAnswering503() -> CheckReport {
+        let image =
+            #"{"ios_title": "t", "content": "b", "inbox_days": 1, "inbox_image": "https://down.example.com/missing-%@.png", "data": {"displayType": "captioned"}}"#
+        var report = RenderFixtures.report(
+            #"{"request": {"notifications": ["#
+                + ["a", "b"].map { image.replacingOccurrences(of: "%@", with: $0) }
+                .joined(separator: ",") + "]}}", passes: [])
+        for card in report.cards.indices {
+            for asset in report.cards[card].assets.indices where report.cards[card].assets[asset].status == .failed {
+                report.cards[card].assets[asset].httpStatus = 503
+            }
+        }
+        report.rootCauses = RootCause.find(in: report)
+        return report
+    }
+
+    @Test func aHostAnsweringEveryRequestWith503IsOneRootCause() throws {
+        let report = Self.hostAnswering503()
+        #expect(report.rootCauses.map(\.id) == ["asset.hostStatus down.example.com"])
+        #expect(report.rootCauses.first?.urls.count == 2)
+        #expect(report.rootCauses.first?.cards == 2)
+        let json = try Self.printed(Sample.rootCause.report).serialized()
+        #expect(json.contains("\"rootCauses\":[\"asset.hostStatus down.example.com\"]"))
+    }
+
     @Test(arguments: Sample.allCases)
     func realReportsAreValid(sample: Sample) throws {
         let validator = try #require(Self.validator)
@@ -72,6 +115,12 @@ struct SchemaTests {
             "\"status\":\"failed\"", "\"status\":\"skipped\"", "\"httpStatus\":404", "\"index\":null", "\"index\":1",
         ] {
             #expect(json.contains(needle), "no sample has \(needle)")
+        }
+        let judged = try Self.printed(Sample.suppressedAndBaseline.report).serialized()
+        for needle in [
+            "\"suppressed\":\"known CDN outage\"", "\"baseline\":\"new\"", "\"fixed\":[{", "\"failing\":true",
+        ] {
+            #expect(judged.contains(needle), "no sample has \(needle)")
         }
         let all = try Self.printed(Sample.everyProfileAndPlatform.report).serialized()
         #expect(all.contains("\"sdk\":\"6.13\"") && all.contains("\"sdk\":\"7.0\""))

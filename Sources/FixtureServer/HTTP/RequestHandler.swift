@@ -122,6 +122,26 @@ struct RequestHandler {
             return endless()
         case "passkit":
             return passKit(rest, modifiers)
+        case "challenge":
+            // A CDN bot challenge: /challenge/403 (cf-mitigated: challenge) or /challenge/503/page (Cloudflare's
+            // HTML page, no cf-mitigated).
+            guard let status = number(1) else { return badRoute() }
+            let page = Array(
+                "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>checking your browser</body></html>\n"
+                    .utf8)
+            var headers = [("Content-Type", "text/html; charset=UTF-8"), ("Content-Length", "\(page.count)")]
+            headers += [("Server", "cloudflare"), ("cf-ray", "8f0000000000abcd-AMS")]
+            if rest.dropFirst().first != "page" { headers.append(("cf-mitigated", "challenge")) }
+            return writer.head(status: status, headers: headers, body: isHead ? [] : page) && request.keepAlive
+        case "require-header":
+            // /require-header/NAME/VALUE/rest…: 401 unless the request has header NAME: VALUE, then serves rest.
+            guard rest.count >= 2 else { return badRoute() }
+            let name = percentDecode(String(rest[rest.startIndex])).lowercased()
+            let value = percentDecode(String(rest[rest.startIndex + 1]))
+            guard request.header(name) == value else {
+                return writer.simple(status: 401, body: "missing \(name)\n", isHead: isHead)
+            }
+            return route(rest.dropFirst(2), modifiers)
         case "echo":
             let lines = ["\(request.method) \(request.target)"] + request.headers.map { "\($0.name): \($0.value)" }
             return writer.simple(status: 200, body: lines.joined(separator: "\n") + "\n", isHead: isHead)

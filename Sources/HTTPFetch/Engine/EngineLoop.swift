@@ -300,6 +300,9 @@ final class EngineLoop: @unchecked Sendable {
     private func pollTimeout() -> Int32 {
         var due = delayed.map(\.due).min()
         if stagedCount > 0 { due = min(due ?? .infinity, stagedSince + Self.stagingDelay) }  // hand them over in time
+        if options.hostRate != nil, let next = hostsWithQueue.lazy.map(\.nextStart).min() {
+            due = min(due ?? .infinity, next)  // a host held back by --host-rate starts its next transfer on time
+        }
         guard let due else { return 1000 }
         return Int32(max(0, min(1000, (due - now()) * 1000 + 1)))
     }
@@ -413,6 +416,7 @@ final class EngineLoop: @unchecked Sendable {
 
     private func hasCapacity(_ host: HostSlot) -> Bool {
         activeCount < options.concurrency && host.active < options.hostConcurrency
+            && (options.hostRate == nil || now() >= host.nextStart)
     }
 
     /// Starts queued flights while the global and per-host limits allow; retries waiting for a slot go first.
@@ -479,6 +483,7 @@ final class EngineLoop: @unchecked Sendable {
         if flight.firstStart == nil { flight.firstStart = now() }
         activeCount += 1
         flight.host.active += 1
+        if let rate = options.hostRate { flight.host.nextStart = now() + 1 / rate }
         flight.state = .active
         startHop(flight)
     }
@@ -488,6 +493,12 @@ final class EngineLoop: @unchecked Sendable {
         guard let easy = flight.easy else { return }
         flight.resetHop()
         easy.set(.url, flight.currentURL)
+        if !options.hostHeaders.isEmpty {
+            // Per hop: a redirect to another host must not carry this host's token.
+            let lines = flight.validators.headers + options.headers(for: flight.currentURL)
+            flight.headerList = lines.isEmpty ? nil : CurlStringList(lines)
+            easy.set(.httpHeaders, flight.headerList)
+        }
         // https: wait for a connection being set up to the same host rather than open another, so HTTP/2
         // transfers multiplex over one connection (one TLS handshake instead of one per slot, several responses
         // per read), as `curl --parallel` does; ALPN says at the handshake whether it can, so HTTP/1.1 still
@@ -553,6 +564,19 @@ final class EngineLoop: @unchecked Sendable {
             check(easy.setOpenSocketFunction(flightOpenSocketCallback), "OPENSOCKETFUNCTION")
         }
         return problem
+    }
+
+    /// A CDN or WAF challenge instead of the asset: Cloudflare's `cf-mitigated: challenge`, AWS WAF's
+    /// `x-amzn-waf-action` (challenge, captcha), or an HTML 403/503 Cloudflare served (`cf-ray`: its challenge or
+    /// block page).
+    static func isBotChallenge(status: Int, easy: EasyHandle) -> Bool {
+        guard status == 403 || status == 429 || status == 503 else { return false }
+        if easy.header("cf-mitigated")?.lowercased().contains("challenge") == true { return true }
+        if let action = easy.header("x-amzn-waf-action")?.lowercased(), action == "challenge" || action == "captcha" {
+            return true
+        }
+        let html = easy.header("Content-Type")?.lowercased().hasPrefix("text/html") == true
+        return html && status != 429 && easy.header("cf-ray") != nil
     }
 
     /// Points a configured handle at `flight`'s callbacks, headers and range — or, with `nil`, at nothing, so
@@ -713,6 +737,7 @@ final class EngineLoop: @unchecked Sendable {
                 outcome.cacheControl = easy.header("Cache-Control")
                 outcome.contentRange = easy.header("Content-Range")
                 outcome.acceptRanges = easy.header("Accept-Ranges")
+                outcome.botChallenge = Self.isBotChallenge(status: status, easy: easy)
             }
             switch easy.info(.httpVersion) ?? 0 {
             case Int(CURL_HTTP_VERSION_1_0): outcome.httpVersion = "1.0"

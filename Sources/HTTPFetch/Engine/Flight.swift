@@ -23,6 +23,8 @@ final class HostSlot {
     var queue = FIFO<Flight>()
     /// In the engine's list of hosts with a queue.
     var listed = false
+    /// With a per-host rate (``FetchOptions/hostRate``): the engine-clock time the next transfer may start.
+    var nextStart = 0.0
 
     init(key: String) { self.key = key }
 }

@@ -1,3 +1,5 @@
+import Findings
+
 /// Network options, mirroring the CLI's shared network flags (`--concurrency`, `--host-concurrency`,
 /// `--timeout`, `--retries`, `--connect-to`, `--cacert`, `--deny-private`, `--user-agent`, `--max-size`).
 public struct FetchOptions: Sendable, Hashable {
@@ -37,6 +39,13 @@ public struct FetchOptions: Sendable, Hashable {
     public var maxRetryDelay: Double
 
     /// Options with the CLI's defaults.
+    /// Transfers started per second per scheme+host+port (`--host-rate`), `nil` for no limit: for CDNs that
+    /// answer a burst with 429.
+    public var hostRate: Double? = nil
+    /// Request headers for hosts matching a glob (config `headers`: CDN tokens), sent on every hop to such a host
+    /// and to no other.
+    public var hostHeaders: [HostHeader] = []
+
     public init(
         concurrency: Int = 16, hostConcurrency: Int = 6, timeout: Double = 30, retries: Int = 2,
         connectTo: [String] = [], caFile: String? = nil, denyPrivate: Bool = false,
@@ -56,6 +65,28 @@ public struct FetchOptions: Sendable, Hashable {
         self.lowSpeedLimit = lowSpeedLimit
         self.retryBaseDelay = retryBaseDelay
         self.maxRetryDelay = maxRetryDelay
+    }
+}
+
+/// A request header for the hosts a glob matches (`*.cdn.example.com`).
+public struct HostHeader: Sendable, Hashable {
+    public var host: String
+    public var name: String
+    public var value: String
+
+    public init(host: String, name: String, value: String) {
+        self.host = host
+        self.name = name
+        self.value = value
+    }
+}
+
+extension FetchOptions {
+    /// `Name: value` lines of ``hostHeaders`` for `url`'s host (values with a line break are never sent).
+    func headers(for url: String) -> [String] {
+        guard !hostHeaders.isEmpty, let host = Glob.host(of: url) else { return [] }
+        return hostHeaders.filter { Glob.matches($0.host.lowercased(), host) && !$0.value.contains(where: \.isNewline) }
+            .map { "\($0.name): \($0.value)" }
     }
 }
 

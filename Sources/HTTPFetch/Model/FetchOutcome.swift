@@ -140,6 +140,10 @@ public struct FetchOutcome: Sendable, Hashable {
     public var contentRange: String?
     /// The final response's `Accept-Ranges`, for video range probes.
     public var acceptRanges: String?
+    /// A 403, 429 or 503 that is a CDN or WAF bot challenge (`cf-mitigated: challenge`, `x-amzn-waf-action`, or a
+    /// Cloudflare HTML page): its finding is `asset.botChallenge`, a warning — the app, with its own headers, may
+    /// still load the asset.
+    public var botChallenge = false
     /// Timings.
     public var timings = FetchTimings()
     /// `1.1`, `2` or `3`.
@@ -173,6 +177,13 @@ public struct FetchOutcome: Sendable, Hashable {
     /// ``FetchFailure/findingCode`` (e.g. `asset.httpStatus`) with a one-line reason.
     public var finding: Finding? {
         guard let failure else { return nil }
+        if botChallenge {
+            return .warning(
+                "asset.botChallenge",
+                "\(url) answered with a bot-protection challenge (HTTP \(httpStatus ?? 0)), not the asset: allow "
+                    + "the checker's User-Agent (--user-agent) at the CDN, or set a header for the host in "
+                    + "inbox-assets.json (\"headers\")")
+        }
         var reason = "\(kind == .probe ? "probe" : "download") of \(url) failed: \(failure.rawValue)"
         if let httpStatus, failure == .httpStatus { reason += " \(httpStatus)" }
         if let errorText { reason += " (\(errorText))" }

@@ -36,4 +36,22 @@ public enum AssetFindingCode {
     /// The server sent `Cache-Control: no-store`: the body was used for this run only and will not be there
     /// offline or for an export (warning).
     public static let noStore = "asset.noStore"
+    /// A 403, 429 or 503 that is a CDN or WAF bot-protection challenge (`cf-mitigated: challenge`,
+    /// `x-amzn-waf-action: challenge`, an HTML page Cloudflare served) instead of the asset: the app, with its own headers,
+    /// may still load it, so the card is not broken; allow the checker's User-Agent or set a header for the host
+    /// in the config (warning). Same code as the engine's finding for such a response.
+    public static let botChallenge = "asset.botChallenge"
+
+    // Root causes (``RootCause``): one finding for a host that fails every request the same way; the per-asset
+    // findings stay in JSON, text and Markdown print the root cause once.
+
+    /// Every request to the host failed its TLS handshake or certificate check (name mismatch, expired, unknown
+    /// CA) (error).
+    public static let hostTLS = "asset.hostTLS"
+    /// The host name of every request did not resolve (error).
+    public static let hostDNS = "asset.hostDNS"
+    /// Every connection to the host was refused or could not be made (error).
+    public static let hostConnect = "asset.hostConnect"
+    /// The host answered every request with the same 401, 403, 429 or 5xx (error).
+    public static let hostStatus = "asset.hostStatus"
 }

@@ -142,6 +142,8 @@ public struct CheckPipeline: Sendable {
             passes: passes)
         report.summary = summarize(
             report, messages: resolved.run.messagesRead, plan: plan, fetched: fetched, videos: videos)
+        report.rootCauses = RootCause.find(in: report)
+        Verdict(policy: .error).apply(to: &report)  // the default verdict; `check` judges again at its --fail-on
         return Outcome(
             report: report, unusableInputs: resolved.unusableInputs, retrieved: retrieved,
             bodyLimit: options.maxInspectBytes)
@@ -214,7 +216,7 @@ public struct CheckPipeline: Sendable {
                     if softened.severity == .error { softened.severity = .warning }
                     return softened
                 }
-            } else if asset.status == .failed {
+            } else if asset.status == .failed, asset.failure != AssetCheck.botChallengeFailure {
                 let what = AssetRoles.describe(reference.role, index: reference.index)
                 checkFindings.append(
                     .error(
@@ -292,7 +294,7 @@ public struct CheckPipeline: Sendable {
     }
 
     func copy(_ outcome: FetchOutcome, into asset: inout AssetCheck) {
-        asset.failure = outcome.failure?.rawValue
+        asset.failure = outcome.botChallenge ? AssetCheck.botChallengeFailure : outcome.failure?.rawValue
         asset.httpStatus = outcome.httpStatus
         asset.contentType = outcome.contentType
         asset.bytes = outcome.bytes ?? outcome.contentLength

@@ -43,6 +43,9 @@ public struct AssetCheck: Sendable, Hashable {
     public var needed: Bool
     public var findings: [Finding]
 
+    /// The ``failure`` of a response that is a CDN or WAF challenge (`asset.botChallenge`).
+    public static let botChallengeFailure = "bot-challenge"
+
     public init(
         role: AssetReference.Role, index: Int?, url: String, status: Status, needed: Bool, findings: [Finding] = []
     ) {
@@ -79,6 +82,8 @@ public struct CardCheck: Sendable, Hashable {
     public var assets: [AssetCheck]
     /// Findings the check adds to the card (`card.broken`, one per needed asset that fails).
     public var checkFindings: [Finding]
+    /// The card fails the run at `--fail-on`: one of its findings does (set by ``Verdict``).
+    public var failing = false
 
     public init(card: ResolvedCard, assets: [AssetCheck], checkFindings: [Finding]) {
         self.card = card
@@ -88,7 +93,11 @@ public struct CardCheck: Sendable, Hashable {
 
     /// The card renders as its kind but a needed asset fails (404, not an image, invalid pass, unplayable video).
     /// A degraded card is never broken: it renders as classic.
-    public var broken: Bool { !card.degraded && assets.contains { $0.needed && $0.status == .failed } }
+    /// A bot challenge (``AssetCheck/botChallengeFailure``) does not break it: the app may load the asset.
+    public var broken: Bool {
+        !card.degraded
+            && assets.contains { $0.needed && $0.status == .failed && $0.failure != AssetCheck.botChallengeFailure }
+    }
 
     /// The card's own findings, then the check's.
     public var findings: [Finding] { card.findings + checkFindings }
@@ -106,7 +115,10 @@ public struct CardCheck: Sendable, Hashable {
             case "assets": object["assets"] = .array(assets.map(\.json))
             default: object[key] = value
             }
-            if key == "sdkLog" { object["broken"] = .bool(broken) }
+            if key == "sdkLog" {
+                object["broken"] = .bool(broken)
+                object["failing"] = .bool(failing)
+            }
         }
         return .object(object)
     }
@@ -148,6 +160,14 @@ public struct CheckSummary: Sendable, Hashable {
     public var bytesFetched = 0
     /// Distinct asset URLs that failed.
     public var assetsFailed = 0
+    /// The run fails at `--fail-on` (exit code 1), after suppressions and the baseline (set by ``Verdict``).
+    public var failing = false
+    /// Cards and findings that fail the run.
+    public var failingCards = 0
+    public var failingFindings = 0
+    /// Findings a config `ignore` rule suppresses, and findings the baseline knows.
+    public var suppressed = 0
+    public var known = 0
 
     public init() {}
 
@@ -157,6 +177,8 @@ public struct CheckSummary: Sendable, Hashable {
                 ("messages", .int(messages)), ("cards", .int(cards)), ("degraded", .int(degraded)),
                 ("broken", .int(broken)), ("errors", .int(errors)), ("warnings", .int(warnings)),
                 ("assets", .int(assets)), ("assetsFailed", .int(assetsFailed)), ("bytesFetched", .int(bytesFetched)),
+                ("failing", .bool(failing)), ("failingCards", .int(failingCards)),
+                ("failingFindings", .int(failingFindings)), ("suppressed", .int(suppressed)), ("known", .int(known)),
             ]))
     }
 }
@@ -172,6 +194,26 @@ public struct CheckReport: Sendable, Hashable {
     public var inputFindings: [SourcedFinding]
     public var cards: [CardCheck]
     public var passes: [PassCheck]
+    /// The `--fail-on` the ``Verdict`` judged at; `nil` before.
+    public var failOn: FailPolicy? = nil
+    /// Under `--baseline`: its entries no finding of this run matches (fixed); `nil` without a baseline.
+    public var baselineFixed: [Baseline.Entry]? = nil
+    /// Host-level failures many assets share (``RootCause/find(in:)``).
+    public var rootCauses: [RootCause] = [] {
+        didSet {
+            rootCauseIndex = [:]
+            for (index, cause) in rootCauses.enumerated() {
+                for url in cause.urls { rootCauseIndex[url, default: []].append(index) }
+            }
+        }
+    }
+    /// Asset URL → indices in ``rootCauses``: a card's causes without scanning every cause's URLs.
+    private var rootCauseIndex: [String: [Int]] = [:]
+    /// The baseline entries of this run's findings (`--write-baseline`), set by ``Verdict``.
+    public var findingEntries: [Baseline.Entry] = []
+
+    /// The run fails at `--fail-on` (set by ``Verdict``).
+    public var failing: Bool { summary.failing }
 
     public init(
         options: ResolveOptions, summary: CheckSummary, inputFindings: [SourcedFinding], cards: [CardCheck],
@@ -197,13 +239,59 @@ public struct CheckReport: Sendable, Hashable {
         inputFindings.map(\.finding) + cards.flatMap(\.allFindings) + passes.flatMap(\.verification.findings)
     }
 
+    /// The root causes a card's assets fall under.
+    public func rootCauses(of check: CardCheck) -> [RootCause] {
+        guard !rootCauses.isEmpty else { return [] }
+        var indices: [Int] = []
+        for asset in check.assets {
+            for index in rootCauseIndex[asset.url] ?? [] where !indices.contains(index) { indices.append(index) }
+        }
+        return indices.sorted().map { rootCauses[$0] }
+    }
+
+    /// The root cause an asset URL falls under, if any.
+    public func rootCause(of url: String) -> RootCause? { rootCauseIndex[url]?.first.map { rootCauses[$0] } }
+
     /// `{"schemaVersion":1,"summary":{…},"findings":[…],"cards":[…],"passes":[…]}`.
     public var json: JSONValue {
         .object(
             JSONObject([
                 ("schemaVersion", .int(Self.schemaVersion)), ("summary", summary.json),
-                ("findings", .array(inputFindings.map(\.json))), ("cards", .array(cards.map(\.json))),
-                ("passes", .array(passes.map(\.json))),
+                ("findings", .array(inputFindings.map(\.json))), ("cards", .array(cards.map(cardJSON))),
+                ("passes", .array(passes.map(\.json))), ("baseline", baselineJSON),
+                ("rootCauses", .array(rootCauses.map(\.json))),
+            ]))
+    }
+
+    /// A card's JSON with `rootCauses` (the ids of the root causes its assets fall under) after `failing`.
+    func cardJSON(_ check: CardCheck) -> JSONValue {
+        guard case .object(let card) = check.json else { return check.json }
+        var object = JSONObject()
+        for (key, value) in card {
+            object[key] = value
+            if key == "failing" { object["rootCauses"] = .array(rootCauses(of: check).map { .string($0.id) }) }
+        }
+        return .object(object)
+    }
+
+    /// `{"new", "known", "fixed": [{"fingerprint", "code", "hint"}]}` under `--baseline`, else `null`.
+    var baselineJSON: JSONValue {
+        guard let fixed = baselineFixed else { return .null }
+        let findings = allFindings
+        return .object(
+            JSONObject([
+                ("new", .int(findings.filter { $0.verdict?.baseline == .new }.count)), ("known", .int(summary.known)),
+                (
+                    "fixed",
+                    .array(
+                        fixed.map {
+                            .object(
+                                JSONObject([
+                                    ("fingerprint", .string($0.fingerprint)), ("code", .string($0.code)),
+                                    ("hint", .string($0.hint)),
+                                ]))
+                        })
+                ),
             ]))
     }
 }

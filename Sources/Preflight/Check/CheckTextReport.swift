@@ -44,22 +44,54 @@ public enum CheckTextReport {
 
         let noteworthy = report.cards.filter { !$0.allFindings.isEmpty }
         if !noteworthy.isEmpty {
+            if !report.rootCauses.isEmpty {
+                text += style.bold("Root causes") + "\n"
+                for cause in report.rootCauses {
+                    text += "  " + style.red(cause.code) + " " + ControlCharacters.escaped(cause.finding.message) + "\n"
+                }
+                text += "\n"
+            }
             text += style.bold("Findings") + "\n"
+            // A finding repeated across SDK profiles, platforms and languages (same fingerprint) prints once; an
+            // asset under a root cause prints one line naming it.
+            var printed = Set<String>()
+            func fresh(_ finding: Finding) -> Bool {
+                guard let fingerprint = finding.verdict?.fingerprint else { return true }
+                return printed.insert(fingerprint).inserted
+            }
             for check in noteworthy {
                 let card = check.card
-                let mark = card.degraded ? " DEGRADED" : check.broken ? " BROKEN" : ""
+                var mark = card.degraded ? " DEGRADED" : check.broken ? " BROKEN" : ""
+                if check.failing { mark += " " + style.red("FAILING") }
                 text += "  \(ResolveTextReport.heading(card))\(mark)\n"
-                for finding in check.findings { text += "    " + ResolveTextReport.line(finding, style: style) + "\n" }
+                let causedURLs = Set(
+                    check.assets.filter { report.rootCause(of: $0.url) != nil }.map { Redaction.redactURL($0.url) })
+                var repeated = 0
+                for finding in check.findings {
+                    if finding.code == AssetFindingCode.cardBroken,
+                        causedURLs.contains(where: { finding.message.contains($0) })
+                    {
+                        continue
+                    }
+                    if fresh(finding) { text += "    " + line(finding, style: style) + "\n" } else { repeated += 1 }
+                }
                 if let log = card.sdkLog {
                     text += "    " + style.dim("SDK log: \(ControlCharacters.escaped(log))") + "\n"
                 }
                 for asset in check.assets where asset.status == .failed || !asset.findings.isEmpty {
                     let url = ControlCharacters.escaped(Redaction.redactURL(asset.url))
                     text += "    \(AssetRoles.describe(asset.role, index: asset.index)) \(url)"
+                    if let cause = report.rootCause(of: asset.url) {
+                        text += " — root cause " + ControlCharacters.escaped(cause.id) + "\n"
+                        continue
+                    }
                     text += " — " + ControlCharacters.escaped(assetFacts(asset)) + "\n"
                     for finding in asset.findings {
-                        text += "      " + ResolveTextReport.line(finding, style: style) + "\n"
+                        text += "      " + line(finding, style: style) + "\n"
                     }
+                }
+                if repeated > 0 {
+                    text += "    " + style.dim("(+\(repeated) as printed above for another profile or language)") + "\n"
                 }
             }
             text += "\n"
@@ -70,7 +102,7 @@ public enum CheckTextReport {
                 let verdict = pass.verification.valid ? style.green("valid") : style.red("INVALID")
                 text += "  \(ControlCharacters.escaped(Redaction.redactURL(pass.url))): \(verdict)\n"
                 for finding in pass.verification.findings where finding.severity != .info {
-                    text += "    " + ResolveTextReport.line(finding, style: style) + "\n"
+                    text += "    " + line(finding, style: style) + "\n"
                 }
             }
             text += "\n"
@@ -79,7 +111,7 @@ public enum CheckTextReport {
             text += style.bold("Inputs") + "\n"
             for sourced in report.inputFindings {
                 text += "  \(ControlCharacters.escaped(sourced.source))\n    "
-                text += ResolveTextReport.line(sourced.finding, style: style) + "\n"
+                text += line(sourced.finding, style: style) + "\n"
             }
             text += "\n"
         }
@@ -92,7 +124,38 @@ public enum CheckTextReport {
         table.append(["warnings", "\(summary.warnings)"])
         table.append(["assets (failed)", "\(summary.assets) (\(summary.assetsFailed))"])
         table.append(["bytes fetched", ByteCount.format(summary.bytesFetched)])
-        return text + table.render(style)
+        appendVerdict(report, to: &table)
+        var rendered = text + table.render(style)
+        if let fixed = report.baselineFixed, !fixed.isEmpty {
+            rendered += "\n" + style.bold("Fixed since the baseline") + "\n"
+            for entry in fixed { rendered += "  \(entry.code) \(ControlCharacters.escaped(entry.hint))\n" }
+        }
+        return rendered
+    }
+
+    /// The verdict rows of the summary: whether the run fails at `--fail-on`, what is excused.
+    static func appendVerdict(_ report: CheckReport, to table: inout TextTable) {
+        let summary = report.summary
+        guard let policy = report.failOn else { return }
+        let verdict =
+            summary.failing
+            ? "yes: \(plural(summary.failingCards, "card")), \(plural(summary.failingFindings, "finding"))"
+            : "no"
+        table.append(
+            ["failing (--fail-on \(policy.rawValue))", verdict], tones: [.plain, summary.failing ? .red : .green])
+        if summary.suppressed > 0 { table.append(["suppressed", "\(summary.suppressed)"]) }
+        if let fixed = report.baselineFixed {
+            table.append(["baseline known (fixed)", "\(summary.known) (\(fixed.count))"])
+        }
+    }
+
+    /// A finding's line, with its verdict: `FAILING`, `[suppressed: reason]`, `[known]`/`[new]`.
+    static func line(_ finding: Finding, style: TextStyle) -> String {
+        var line = ResolveTextReport.line(finding, style: style)
+        guard let verdict = finding.verdict else { return line }
+        if let reason = verdict.suppressed { line += style.dim(" [suppressed: \(ControlCharacters.escaped(reason))]") }
+        if let state = verdict.baseline { line += style.dim(" [\(state.rawValue)]") }
+        return line
     }
 
     /// The card table's columns and how they give way to a narrow terminal: the ids lose their directory, then

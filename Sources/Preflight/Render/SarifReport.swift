@@ -1,0 +1,205 @@
+import Findings
+import InboxCards
+import StrictJSON
+
+/// `check --format sarif`: SARIF 2.1.0, what GitHub code scanning uploads.
+///
+/// - one rule per finding code that occurs, its description from docs/finding-codes.md (``RuleDescriptions``);
+/// - one result per distinct finding (fingerprint: code + message id + redacted URL — the same finding of several
+///   SDK profiles, platforms and languages is one result, `properties.targets` lists them), `level` its severity
+///   after config overrides (`info` → `note`);
+/// - a physical location in the campaign file: the line and column of the JSON value the finding's path names
+///   (or the message's), from ``JSONPositions`` over the input's bytes;
+/// - `partialFingerprints` (`inboxAssets/v1`), stable across runs, so code scanning tracks a finding;
+/// - suppressed findings keep their result with `suppressions` (kind `external`, the ignore rule's reason);
+/// - under `--baseline`, `baselineState` `new` or `unchanged`, and one `absent` result per fixed entry.
+///
+/// Every URL and message is redacted.
+public enum SarifReport {
+    /// The document. `source` gives the bytes of an input by its name (for line and column), `nil` when unknown.
+    public static func render(
+        _ report: CheckReport, version: String, source: @escaping (String) -> [UInt8]? = { _ in nil }
+    ) -> String {
+        var report = report
+        if report.failOn == nil { Verdict(policy: .error).apply(to: &report) }
+        var locator = Locator(source: source)
+        var results: [Result] = []
+        var byFingerprint: [String: Int] = [:]
+        func add(_ finding: Finding, id: String, url: String?, target: String?) {
+            guard let verdict = finding.verdict else { return }
+            if let index = byFingerprint[verdict.fingerprint] {
+                if let target, !results[index].targets.contains(target) { results[index].targets.append(target) }
+                return
+            }
+            byFingerprint[verdict.fingerprint] = results.count
+            results.append(
+                Result(finding: finding, id: id, url: url, targets: target.map { [$0] } ?? []))
+        }
+        for sourced in report.inputFindings { add(sourced.finding, id: sourced.source, url: nil, target: nil) }
+        var passCards: [String: String] = [:]  // pass URL → the first card that uses it
+        for check in report.cards {
+            let card = check.card
+            let target = [card.profileName, card.platform.rawValue, card.language].compactMap { $0 }
+                .joined(separator: " ")
+            for finding in check.findings { add(finding, id: card.id, url: nil, target: target) }
+            for asset in check.assets {
+                if asset.role == .walletPass, passCards[asset.url] == nil { passCards[asset.url] = card.id }
+                for finding in asset.findings { add(finding, id: card.id, url: asset.url, target: target) }
+            }
+        }
+        for pass in report.passes {
+            for finding in pass.verification.findings {
+                add(finding, id: passCards[pass.url] ?? pass.url, url: pass.url, target: nil)
+            }
+        }
+
+        var codes: [String] = []
+        for result in results where !codes.contains(result.finding.code) { codes.append(result.finding.code) }
+        for entry in report.baselineFixed ?? [] where !codes.contains(entry.code) { codes.append(entry.code) }
+        let ruleIndex = Dictionary(uniqueKeysWithValues: codes.enumerated().map { ($1, $0) })
+        let rules: [JSONValue] = codes.map { code -> JSONValue in
+            let meaning = RuleDescriptions.all[code] ?? "Finding \(code)."
+            var rule = JSONObject([
+                ("id", .string(code)), ("shortDescription", .object(JSONObject([("text", .string(summary(meaning)))]))),
+                ("fullDescription", .object(JSONObject([("text", .string(meaning))]))),
+            ])
+            if let level = documentedLevel(meaning) {
+                rule["defaultConfiguration"] = .object(JSONObject([("level", .string(level))]))
+            }
+            return .object(rule)
+        }
+        var sarifResults = results.map {
+            $0.json(ruleIndex: ruleIndex, baseline: report.baselineFixed != nil, locator: &locator)
+        }
+        for entry in report.baselineFixed ?? [] {
+            sarifResults.append(
+                .object(
+                    JSONObject([
+                        ("ruleId", .string(entry.code)), ("ruleIndex", .int(ruleIndex[entry.code] ?? 0)),
+                        ("kind", .string("pass")), ("level", .string("none")),
+                        (
+                            "message",
+                            .object(JSONObject([("text", .string("Fixed since the baseline: \(entry.hint)"))]))
+                        ),
+                        ("partialFingerprints", .object(JSONObject([("inboxAssets/v1", .string(entry.fingerprint))]))),
+                        ("baselineState", .string("absent")),
+                    ])))
+        }
+        let driver = JSONObject([
+            ("name", .string("inbox-assets")), ("semanticVersion", .string(version)), ("rules", .array(rules)),
+        ])
+        let run = JSONObject([
+            ("tool", .object(JSONObject([("driver", .object(driver))]))),
+            ("columnKind", .string("unicodeCodePoints")),
+            ("results", .array(sarifResults)),
+        ])
+        let document = JSONObject([
+            ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")), ("version", .string("2.1.0")),
+            ("runs", .array([.object(run)])),
+        ])
+        return JSONValue.object(document).serialized(pretty: true) + "\n"
+    }
+
+    /// The first sentence of a meaning.
+    static func summary(_ meaning: String) -> String {
+        guard let end = meaning.range(of: ". ") else { return meaning }
+        return String(meaning[..<end.lowerBound]) + "."
+    }
+
+    /// The SARIF level the meaning documents ("… Warning."), if it names one.
+    static func documentedLevel(_ meaning: String) -> String? {
+        for (word, level) in [("Error", "error"), ("Warning", "warning"), ("Info", "note")]
+        where meaning.hasSuffix(" \(word).") || meaning.contains("(\(word.lowercased()))") {
+            return level
+        }
+        return nil
+    }
+
+    private struct Result {
+        var finding: Finding
+        var id: String
+        var url: String?
+        var targets: [String]
+
+        func json(ruleIndex: [String: Int], baseline: Bool, locator: inout Locator) -> JSONValue {
+            let verdict = finding.verdict!
+            let level: String =
+                switch finding.severity {
+                case .error: "error"
+                case .warning: "warning"
+                case .info: "note"
+                }
+            var text = Redaction.redactText(finding.message)
+            if let url { text += " (\(Redaction.redactURL(url)))" }
+            var object = JSONObject([
+                ("ruleId", .string(finding.code)), ("ruleIndex", .int(ruleIndex[finding.code] ?? 0)),
+                ("level", .string(level)), ("message", .object(JSONObject([("text", .string(text))]))),
+                ("locations", .array([locator.location(id: id, path: finding.path)])),
+                ("partialFingerprints", .object(JSONObject([("inboxAssets/v1", .string(verdict.fingerprint))]))),
+            ])
+            if let reason = verdict.suppressed {
+                object["suppressions"] = .array([
+                    .object(
+                        JSONObject([
+                            ("kind", .string("external")), ("status", .string("accepted")),
+                            ("justification", .string(Redaction.redactText(reason))),
+                        ]))
+                ])
+            }
+            if baseline { object["baselineState"] = .string(verdict.baseline == .known ? "unchanged" : "new") }
+            var properties = JSONObject([("failing", .bool(verdict.failing)), ("id", .string(Redaction.redactURL(id)))])
+            if !targets.isEmpty { properties["targets"] = .array(targets.map(JSONValue.string)) }
+            object["properties"] = .object(properties)
+            return .object(object)
+        }
+    }
+
+    /// Line and column of a JSON path in an input, each input indexed once.
+    private struct Locator {
+        let source: (String) -> [UInt8]?
+        var indexed: [String: (bytes: [UInt8], positions: JSONPositions)?] = [:]
+
+        mutating func location(id: String, path: String?) -> JSONValue {
+            let hash = id.firstIndex(of: "#")
+            let file = hash.map { String(id[..<$0]) } ?? id
+            let messagePath = hash.map { String(id[id.index(after: $0)...]) }
+            var physical = JSONObject([
+                ("artifactLocation", .object(JSONObject([("uri", .string(Self.uri(file)))])))
+            ])
+            if indexed[file] == nil {
+                indexed[file] = source(file).map { bytes in (bytes, JSONPositions(bytes)) } ?? .none
+            }
+            var line = 1
+            var column = 1
+            let jsonPath = path.flatMap { $0.contains("/") && !$0.contains("[") ? nil : $0 } ?? messagePath
+            if let entry = indexed[file] ?? nil, let jsonPath, let offset = entry.positions.offset(of: jsonPath) {
+                (line, column) = entry.positions.lineColumn(of: offset, in: entry.bytes)
+            }
+            physical["region"] = .object(JSONObject([("startLine", .int(line)), ("startColumn", .int(column))]))
+            var location = JSONObject([("physicalLocation", .object(physical))])
+            if let name = path ?? messagePath {
+                location["logicalLocations"] = .array([
+                    .object(JSONObject([("fullyQualifiedName", .string(Redaction.redactURL(name)))]))
+                ])
+            }
+            return .object(location)
+        }
+
+        /// A relative URI reference for a file name (stdin `-` is `stdin`), percent-encoding what URIs cannot carry.
+        static func uri(_ file: String) -> String {
+            if file == "-" || file.isEmpty { return "stdin" }
+            var out = ""
+            for byte in Redaction.redactURL(file).utf8 {
+                let safe =
+                    (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+                    || "-._~/:@!$&'()*+,;=".utf8.contains(byte)
+                out += safe ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded
+            }
+            return out
+        }
+    }
+}
+
+extension String {
+    fileprivate var leftPadded: String { count < 2 ? "0" + self : self }
+}

@@ -1,0 +1,180 @@
+public import Findings
+import InboxCards
+
+/// A config `ignore` rule: every matcher it has must match (globs: `*` any run of characters, `?` one), and it
+/// needs a reason, which the reports print next to the finding it suppresses.
+public struct IgnoreRule: Sendable, Hashable {
+    /// A finding code glob: `asset.httpStatus`, `image.*`.
+    public var code: String?
+    /// A glob on the (redacted) URL of the asset or pass the finding is about.
+    public var url: String?
+    /// A glob on the input file or the message id (`campaigns/*.json`, `c.json#request.notifications[3]`).
+    public var input: String?
+    /// The card kind (requested or resolved): `carousel`.
+    public var kind: String?
+    public var reason: String
+
+    public init(code: String? = nil, url: String? = nil, input: String? = nil, kind: String? = nil, reason: String) {
+        self.code = code
+        self.url = url
+        self.input = input
+        self.kind = kind
+        self.reason = reason
+    }
+
+    func matches(_ finding: Finding, _ context: FindingContext) -> Bool {
+        if let code, !Glob.matches(code, finding.code) { return false }
+        if let url {
+            guard let subject = context.url, Glob.matches(url, Redaction.redactURL(subject)) else { return false }
+        }
+        if let input {
+            let file = JUnitReport.inputFile(of: context.id)
+            let id = Redaction.redactURL(context.id)
+            let at = finding.path.map { "\(file)#\($0)" }
+            guard Glob.matches(input, file) || Glob.matches(input, id) || at.map({ Glob.matches(input, $0) }) == true
+            else {
+                return false
+            }
+        }
+        if let kind { guard context.kinds.contains(kind) else { return false } }
+        return true
+    }
+}
+
+/// What a finding is about, for the ignore rules and its fingerprint.
+public struct FindingContext: Sendable, Hashable {
+    /// The message id (`file#path`), the input source, or the pass URL.
+    public var id: String
+    /// The asset or pass URL the finding is about (secrets included; redacted where used).
+    public var url: String?
+    /// The card's requested and resolved kinds.
+    public var kinds: [String]
+    /// The HTTP status of the asset the finding is about.
+    public var httpStatus: Int?
+
+    public init(id: String, url: String? = nil, kinds: [String] = [], httpStatus: Int? = nil) {
+        self.id = id
+        self.url = url
+        self.kinds = kinds
+        self.httpStatus = httpStatus
+    }
+}
+
+/// Config rules that change how findings count: `ignore` rules and severity overrides per code.
+public struct FindingRules: Sendable, Hashable {
+    public var ignore: [IgnoreRule]
+    /// `code` → the severity it is reported at (SARIF level, summary counts, `--fail-on`).
+    public var severity: [String: Severity]
+    /// Statuses accepted per host glob: the `asset.httpStatus` of such a response, and the `card.broken` it
+    /// causes, are suppressed.
+    public var acceptedStatuses: [CheckConfig.AcceptedStatus]
+
+    public init(
+        ignore: [IgnoreRule] = [], severity: [String: Severity] = [:],
+        acceptedStatuses: [CheckConfig.AcceptedStatus] = []
+    ) {
+        self.ignore = ignore
+        self.severity = severity
+        self.acceptedStatuses = acceptedStatuses
+    }
+
+    /// The reason an accepted status excuses a finding about `url` answered with `status`, if one does.
+    func accepted(_ url: String?, status: Int?) -> String? {
+        guard let url, let status, let host = Glob.host(of: url) else { return nil }
+        guard acceptedStatuses.contains(where: { Glob.matches($0.host, host) && $0.statuses.contains(status) })
+        else { return nil }
+        return "HTTP \(status) accepted for \(host) (config acceptStatus)"
+    }
+}
+
+/// The one verdict function of `check`: per finding and per card, whether it fails the run at `--fail-on`, after
+/// severity overrides, `ignore` rules and the baseline. It writes ``FindingVerdict`` into every finding,
+/// ``CardCheck/failing`` into every card and ``CheckReport/failing``; the exit code and every format read those.
+public struct Verdict: Sendable {
+    public var policy: FailPolicy
+    public var rules: FindingRules
+    public var baseline: Baseline?
+
+    public init(policy: FailPolicy, rules: FindingRules = .init(), baseline: Baseline? = nil) {
+        self.policy = policy
+        self.rules = rules
+        self.baseline = baseline
+    }
+
+    /// Overrides the severity, then sets the finding's verdict.
+    func judge(
+        _ finding: inout Finding, _ context: FindingContext, seen: inout Set<String>, entries: inout [Baseline.Entry]
+    ) {
+        if let severity = rules.severity[finding.code] { finding.severity = severity }
+        let fingerprint = Baseline.fingerprint(finding, context)
+        seen.insert(fingerprint)
+        var suppressed = rules.ignore.first { $0.matches(finding, context) }?.reason
+        if suppressed == nil, finding.code == "asset.httpStatus" || finding.code == AssetFindingCode.cardBroken {
+            suppressed = rules.accepted(context.url, status: context.httpStatus)
+        }
+        if suppressed == nil {
+            entries.append(
+                Baseline.Entry(
+                    fingerprint: fingerprint, code: ControlCharacters.escaped(finding.code),
+                    hint: ControlCharacters.escaped(Baseline.hint(finding, context))))
+        }
+        let state: FindingVerdict.BaselineState? = baseline.map { $0.contains(fingerprint) ? .known : .new }
+        finding.verdict = FindingVerdict(
+            counted: policy.counts(finding), suppressed: suppressed, baseline: state, fingerprint: fingerprint)
+    }
+
+    /// Judges every finding of the report, then its cards and the run; recounts the summary.
+    public func apply(to report: inout CheckReport) {
+        var seen = Set<String>()
+        var entries: [Baseline.Entry] = []
+        for index in report.inputFindings.indices {
+            let context = FindingContext(id: report.inputFindings[index].source)
+            judge(&report.inputFindings[index].finding, context, seen: &seen, entries: &entries)
+        }
+        for cardIndex in report.cards.indices {
+            var check = report.cards[cardIndex]
+            let kinds = [check.card.requested.rawValue, check.card.resolved.rawValue]
+            let context = FindingContext(id: check.card.id, kinds: kinds)
+            for index in check.card.findings.indices {
+                judge(&check.card.findings[index], context, seen: &seen, entries: &entries)
+            }
+            for index in check.checkFindings.indices {
+                // `card.broken` names the failing asset's URL: judge it with that asset's URL and status.
+                let message = check.checkFindings[index].message
+                let asset = check.assets.first { $0.status == .failed && message.contains(Redaction.redactURL($0.url)) }
+                var brokenContext = context
+                brokenContext.url = asset?.url
+                brokenContext.httpStatus = asset?.httpStatus
+                judge(&check.checkFindings[index], brokenContext, seen: &seen, entries: &entries)
+            }
+            for assetIndex in check.assets.indices {
+                let asset = check.assets[assetIndex]
+                let assetContext = FindingContext(
+                    id: check.card.id, url: asset.url, kinds: kinds, httpStatus: asset.httpStatus)
+                for index in check.assets[assetIndex].findings.indices {
+                    judge(&check.assets[assetIndex].findings[index], assetContext, seen: &seen, entries: &entries)
+                }
+            }
+            let all = check.allFindings
+            check.failing = all.contains { $0.verdict?.failing == true }
+            report.cards[cardIndex] = check
+        }
+        for passIndex in report.passes.indices {
+            let context = FindingContext(id: report.passes[passIndex].url, url: report.passes[passIndex].url)
+            for index in report.passes[passIndex].verification.findings.indices {
+                judge(&report.passes[passIndex].verification.findings[index], context, seen: &seen, entries: &entries)
+            }
+        }
+        let findings = report.allFindings
+        report.summary.errors = findings.count(.error)
+        report.summary.warnings = findings.count(.warning)
+        report.summary.failingFindings = findings.filter { $0.verdict?.failing == true }.count
+        report.summary.failingCards = report.cards.filter(\.failing).count
+        report.summary.suppressed = findings.filter { $0.verdict?.suppressed != nil }.count
+        report.summary.known = findings.filter { $0.verdict?.baseline == .known }.count
+        report.summary.failing = report.summary.failingFindings > 0
+        report.failOn = policy
+        report.findingEntries = entries
+        report.baselineFixed = baseline.map { $0.entries.filter { !seen.contains($0.fingerprint) } }
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentKit
+import Foundation
+import Preflight
+
+/// The CI options of `check`: `--baseline FILE` and `--write-baseline FILE`, and the ``Verdict`` they and
+/// `--fail-on` make.
+enum CICommand {
+    static let checkOptions: [Option] = [
+        .value(
+            "baseline", "file",
+            help: "Findings in this baseline file are known: reported, never failing the run; its entries no "
+                + "finding matches are listed as fixed."),
+        .value(
+            "write-baseline", "file",
+            help: "Write the fingerprints of this run's findings (suppressed ones excepted) to this file, sorted, "
+                + "one a line."),
+        .value(
+            "ios-target", "major",
+            help: "The app's iOS deployment target: image formats older iOS cannot decode (WebP < 14, AVIF < 16) "
+                + "are findings below it.", default: "13"),
+    ]
+
+    /// `--fail-on`, the baseline file and the config's rules, as the verdict of this run.
+    static func verdict(_ invocation: Invocation) throws(CommandFailure) -> Verdict {
+        let policy = FailPolicy(rawValue: invocation.value("fail-on")!)!
+        var baseline: Baseline? = nil
+        if let path = invocation.value("baseline") {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CommandFailure(message: "cannot read the baseline '\(path)'", status: ExitCode.invalidInput)
+            }
+            do {
+                baseline = try Baseline.parse(String(decoding: data, as: UTF8.self))
+            } catch {
+                throw CommandFailure(message: "baseline '\(path)': \(error)", status: ExitCode.invalidInput)
+            }
+        }
+        // The output file of --write-baseline is checked before any work, as -o's.
+        if let path = invocation.value("write-baseline") { _ = try OutputFile(path) }
+        return Verdict(policy: policy, rules: try ConfigCommand.load(invocation).rules, baseline: baseline)
+    }
+
+    /// `--format sarif` and `--format markdown`.
+    static func render(_ invocation: Invocation, _ report: CheckReport, inputs: [(name: String, bytes: [UInt8])])
+        -> String
+    {
+        if invocation.value("format") == "markdown" { return MarkdownReport.render(report) }
+        let version = CommandTable.version.split(separator: " ").last.map(String.init) ?? "0"
+        return SarifReport.render(report, version: version) { name in inputs.first { $0.name == name }?.bytes }
+    }
+
+    /// `--write-baseline FILE`: the judged report's fingerprints.
+    static func writeBaseline(_ invocation: Invocation, _ report: CheckReport) throws(CommandFailure) {
+        guard let path = invocation.value("write-baseline") else { return }
+        try OutputTarget.file(OutputFile(path)).write(Baseline.of(report).text)
+    }
+}
