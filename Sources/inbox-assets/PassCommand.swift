@@ -159,9 +159,12 @@ enum PassCommand {
     /// Waits for the verdict uploads and prints the remote's one warning (on stderr: pass reports have no
     /// run-level findings).
     static func finishRemote(_ remote: RemoteTier?) async {
-        if let finding = await NetworkOptions.finishRemote(remote) {
-            Console.err("warning: \(finding.code): \(finding.message)\n")
+        guard let remote, await NetworkOptions.finishRemote(remote) != nil, let problem = remote.cache.problem else {
+            return
         }
+        Console.err(
+            "warning: \(AssetFindingCode.remoteUnavailable): the remote cache \(remote.cache.redactedURL) could not "
+                + "be used (\(problem)): verdicts were computed here\n")
     }
 
     /// The runner for `--jobs`, `--unordered` and, when an input is a URL, the network options.

@@ -11,6 +11,8 @@ import Testing
         init() throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("ia-ci-\(UUID())").path
             try FileManager.default.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: true)
+            // An empty store (`--offline` refuses one that does not exist).
+            try FileManager.default.createDirectory(atPath: directory + "/store", withIntermediateDirectories: true)
             try Self.campaign.write(toFile: directory + "/c.json", atomically: true, encoding: .utf8)
         }
         deinit { try? FileManager.default.removeItem(atPath: directory) }

@@ -69,13 +69,16 @@ import Testing
     @Test func aRemoteThatIsDownCostsOneWarningAndNoVerdict() async throws {
         let result = try await CLI.run([
             "pass", "audit", Self.corpus, "--remote-cache", "http://127.0.0.1:\(closedPort())/cache",
-            "--remote-timeout", "1", "--format", "json",
+            "--remote-timeout", "1", "--format", "json", "--at", "2026-12-01T00:00:00Z",
         ])
-        let plain = try await CLI.run(["pass", "audit", Self.corpus, "--format", "json"])
+        let plain = try await CLI.run([
+            "pass", "audit", Self.corpus, "--format", "json", "--at", "2026-12-01T00:00:00Z",
+        ])
         #expect(result.status == plain.status)
         #expect(result.stdout == plain.stdout)
         let warnings = result.stderr.split(separator: "\n").filter { $0.contains("store.remoteUnavailable") }
         #expect(warnings.count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("verdicts were computed here"))
     }
 
     @Test(arguments: [2, 3])

@@ -38,7 +38,8 @@ import Testing
         #expect(table == expected)
         // Whatever the width, the findings name every card by its full id.
         #expect(
-            result.stdout.contains("\n  Fixtures/campaigns/demo.json#request.notifications[11] [7.2 ios en] BROKEN\n"))
+            result.stdout.contains(
+                "\n  Fixtures/campaigns/demo.json#request.notifications[11] [7.2 ios en] BROKEN FAILING\n"))
     }
 
     /// Piped without `COLUMNS`: no limit, every id and title whole.
