@@ -1,4 +1,5 @@
 import ArgumentKit
+import Findings
 import Foundation
 import Preflight
 import StrictJSON
@@ -119,10 +120,29 @@ enum ConfigCommand {
             } else if case .flag = option.kind {
                 value = .bool(false)
             }
-            let shown: JSONValue = option.name == "header" ? .string("REDACTED") : value
+            let shown = redacted(value, option: option.name)
             options.append((key, .object(JSONObject([("value", shown), ("from", .string(origin))]))))
         }
         Console.out(config.json(effective: options).serialized(pretty: true) + "\n")
         return ExitCode.success
+    }
+
+    /// An option's value as `config` shows it: header values (`--header`, `--remote-header`: tokens) become
+    /// `Name: REDACTED`, URLs (`--remote-cache`, `--app-icon`) lose their userinfo and secret query values.
+    static func redacted(_ value: JSONValue, option: String) -> JSONValue {
+        switch value {
+        case .array(let items): return .array(items.map { redacted($0, option: option) })
+        case .string(let text):
+            if option.hasSuffix("header") {
+                guard let colon = text.firstIndex(of: ":") else { return .string("REDACTED") }
+                return .string(text[..<colon] + ": REDACTED")
+            }
+            let lowered = text.lowercased()
+            if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+                return .string(Redaction.redactURL(text))
+            }
+            return value
+        default: return value
+        }
     }
 }

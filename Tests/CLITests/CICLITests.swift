@@ -188,6 +188,29 @@ import Testing
         #expect(config.stdout.contains("\"X-CDN-Token\": \"REDACTED\""))
     }
 
+    /// Options of other stages get config keys from their names (`--remote-cache` → `remoteCache`, `--app-name` →
+    /// `appName`), and `config` never prints their secrets: a remote's userinfo, a header's value.
+    @Test func derivedKeysAndTheirSecretsInConfig() async throws {
+        let workspace = try Workspace()
+        try workspace.write(
+            "inbox-assets.json",
+            """
+            {"remoteCache": "https://runner:REMOTESECRET@cache.example.com/c?token=QUERYSECRET",
+             "remoteHeader": ["Authorization: Bearer HEADERSECRET"], "appName": "Shop",
+             "commands": {"pass verify": {"jobs": "3"}}}
+            """)
+        let check = try await CLI.run(["config"], directory: workspace.directory)
+        #expect(check.status == 0, "\(check.stderr)")
+        let options = try JSON.parse(check.stdout)["options"]
+        #expect(options?["appName"]?["value"] == "Shop")
+        #expect(options?["remoteHeader"]?["value"]?[0] == "Authorization: REDACTED")
+        let remote = try #require(options?["remoteCache"]?["value"]?.stringValue)
+        #expect(remote.hasPrefix("https://") && remote.contains("cache.example.com/c"))
+        for secret in ["REMOTESECRET", "QUERYSECRET", "HEADERSECRET"] { #expect(!check.stdout.contains(secret)) }
+        let pass = try await CLI.run(["config", "--command", "pass verify"], directory: workspace.directory)
+        #expect(try JSON.parse(pass.stdout)["options"]?["jobs"]?["value"] == "3")
+    }
+
     /// One host failing TLS (a certificate for another name) for 20 URLs is one root cause: JSON lists it with
     /// its URLs and cards, text and Markdown print it once with its count.
     @Test func oneBrokenHostIsOneRootCause() async throws {
