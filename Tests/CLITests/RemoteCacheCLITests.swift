@@ -75,8 +75,12 @@ import Testing
         #expect(sources.filter { $0 == "revalidated" }.count == 5, "a 304 from origin, the body from the remote")
         #expect(report["summary"]?["bytesFetched"] == 0)
         #expect(second.stderr.isEmpty, "no remote warning")
+        // Small blobs ride inline in their records (one request an asset); larger ones come from /cas/.
         let log = try shared.nginx.accessLog()
-        #expect(log.filter { $0.contains(" 200 GET /cache/cas/") }.count == blobs.count, "\(log)")
+        let inlined = stored.filter { $0.entry.blob.size <= 16 << 10 }.count
+        #expect(inlined > 0)
+        #expect(log.filter { $0.contains(" 200 GET /cache/cas/") }.count == stored.count - inlined, "\(log)")
+        #expect(log.filter { $0.contains(" 200 GET /cache/ac/") }.count == stored.count, "\(log)")
         #expect(try await CLI.run(["store", "verify", "--store", shared.store("b")]).status == 0)
         for result in [first, second] { #expect(!Self.everything(result).contains("REMOTESECRET")) }
     }
@@ -94,8 +98,10 @@ import Testing
         }
     }
 
-    @Test(arguments: Damage.allCases)
-    func aCorruptedRemoteBlobIsDetectedAndReplacedFromOrigin(damage: Damage) async throws {
+    /// Damages the blob in `/cas/` (after taking the inline copy out of its record, so the blob is read), or the
+    /// inline copy in the record.
+    @Test(arguments: Damage.allCases, [false, true])
+    func aCorruptedRemoteBlobIsDetectedAndReplacedFromOrigin(damage: Damage, inline: Bool) async throws {
         let shared = try await Shared()
         let first = try await shared.origin.run([
             "prefetch", shared.origin.campaign, "--store", shared.store("a"), "--remote-cache", shared.remote,
@@ -105,9 +111,25 @@ import Testing
             try AssetStore(directory: shared.store("a")).lookup(
                 "https://cdn.example.com/cache/max-age%3D3600/inbox/hero.png"))
         let path = shared.nginx.root + "/cache/cas/" + hero.blob.sha256
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        damage.apply(&bytes)
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let recordPath = try #require(
+            shared.remoteRecords().map { shared.nginx.root + "/cache/ac/" + $0 }.first { record in
+                (try? String(contentsOfFile: record, encoding: .utf8))?.contains(hero.blob.sha256) ?? false
+            })
+        var record = try #require(try JSON.parse([UInt8](Data(contentsOf: URL(fileURLWithPath: recordPath))))
+            .objectValue)
+        let copy = try #require(record["inline"]?.stringValue.flatMap { Data(base64Encoded: $0) })
+        #expect([UInt8](copy).count == hero.blob.size, "a small blob rides inline")
+        if inline {
+            var bytes = [UInt8](copy)
+            damage.apply(&bytes)
+            record["inline"] = .string(Data(bytes).base64EncodedString())
+        } else {
+            record["inline"] = nil
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            damage.apply(&bytes)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
+        try Data(JSONValue.object(record).serialized().utf8).write(to: URL(fileURLWithPath: recordPath))
 
         shared.origin.server.resetCounters()
         let second = try await shared.origin.run([

@@ -31,9 +31,14 @@ public final class RemoteTier: Sendable {
             "the remote cache \(cache.redactedURL) could not be used (\(problem)): assets came from origin")
     }
 
+    /// Blobs up to this size ride inside their record too (`"inline"`, base64), as Bazel's `ActionResult` inlines
+    /// small outputs: a warm remote then serves a small asset in one request instead of two (record, then blob).
+    /// The blob is still uploaded to `/cas/` first, and an inline copy is verified like a blob read.
+    public static let inlineLimit = 16 << 10
+
     /// `{"schemaVersion":1,"url":REDACTED,"sha256","size","contentType","etag","lastModified","cacheControl",
-    /// "fetchedAtMillis","httpStatus"}`.
-    public static func record(url: String, entry: StoreEntry) -> [UInt8] {
+    /// "fetchedAtMillis","httpStatus"}`, plus `"inline"` (the blob's bytes, base64) when given.
+    public static func record(url: String, entry: StoreEntry, inline: [UInt8]? = nil) -> [UInt8] {
         let value = JSONValue.object(
             JSONObject([
                 ("schemaVersion", .int(1)), ("url", .string(Redaction.redactURL(url))),
@@ -42,8 +47,16 @@ public final class RemoteTier: Sendable {
                 ("lastModified", .optional(entry.lastModified)), ("cacheControl", .optional(entry.cacheControl)),
                 ("fetchedAtMillis", .int(Int((entry.fetchedAt.timeIntervalSince1970 * 1000).rounded()))),
                 ("httpStatus", .int(entry.httpStatus)),
-            ]))
+            ] + (inline.map { [("inline", JSONValue.string(Data($0).base64EncodedString()))] } ?? [])))
         return Array(value.serialized().utf8)
+    }
+
+    /// The blob bytes a record carries inline, or `nil` (none, or not base64).
+    static func inlineBytes(_ bytes: [UInt8]) -> [UInt8]? {
+        guard let value = try? JSON.parse(bytes, options: JSONParseOptions(maxDepth: 4)),
+            let text = value["inline"]?.stringValue, let data = Data(base64Encoded: text)
+        else { return nil }
+        return [UInt8](data)
     }
 
     /// The entry a record describes, or `nil` when it is not one (wrong schema, a bad digest, a negative size).
@@ -84,11 +97,20 @@ public final class RemoteTier: Sendable {
                 made.read.withLock { $0 = (entry, nil) }
                 return nil
             }
+            if let inline = Self.inlineBytes(bytes) {
+                // A small blob inside its record: no second request.
+                made.inline.withLock { $0 = inline }
+                made.read.withLock { $0 = (entry, nil) }
+                return nil
+            }
             let sink = StoreSink(store: store, limit: entry.blob.size)
             made.read.withLock { $0 = (entry, sink) }
             return RemoteCache.FollowUp(path: .blob(entry.blob.sha256), sink: sink, maxBytes: entry.blob.size)
         }
         guard let (entry, blobSink) = made.read.withLock({ $0 }) else { return .miss }
+        if let inline = made.inline.withLock({ $0 }) {
+            return storeInline(inline, url: url, entry: entry, store: store)
+        }
         guard let sink = blobSink else {
             do throws(StoreError) {
                 try store.record(url: url, entry: entry)
@@ -123,18 +145,46 @@ public final class RemoteTier: Sendable {
         return .stored(entry)
     }
 
+    /// An inline blob, verified as a blob read is: recorded only when its size and SHA-256 are the record's, else
+    /// `store.remoteDamaged` and the asset comes from origin (the bytes stay only as an unreferenced blob under
+    /// their own digest, which `store gc` removes).
+    private func storeInline(_ bytes: [UInt8], url: String, entry: StoreEntry, store: AssetStore) -> Pull {
+        let blob: BlobRef
+        do throws(StoreError) {
+            blob = try store.put(bytes: bytes)
+        } catch {
+            return .miss  // the local store's trouble, not the remote's
+        }
+        guard blob == entry.blob else {
+            return .damaged(
+                .warning(
+                    AssetFindingCode.remoteDamaged,
+                    "the remote cache's inline copy of \(Redaction.redactURL(url)) is damaged (\(blob.size) bytes, "
+                        + "SHA-256 \(blob.sha256) instead of \(entry.blob.size) bytes, \(entry.blob.sha256)): "
+                        + "discarded, fetched from origin"))
+        }
+        do throws(StoreError) {
+            try store.record(url: url, entry: entry)
+        } catch {
+            return .miss
+        }
+        return .stored(entry)
+    }
+
     /// The record's entry and the blob sink the follow-up read made (on the remote's worker thread), for the commit;
-    /// no sink when the store already held the blob.
+    /// no sink when the store already held the blob or the record carried it inline.
     private final class MadeSink: Sendable {
         let read = Mutex<(StoreEntry, StoreSink?)?>(nil)
+        let inline = Mutex<[UInt8]?>(nil)
     }
 
     /// Uploads an origin download: its blob (from the store), then its record. Returns at once.
     public func push(_ url: String, entry: StoreEntry, store: AssetStore) {
         guard case .intact(let path)? = try? store.path(entry.blob) else { return }
+        let inline = entry.blob.size <= Self.inlineLimit ? FileManager.default.contents(atPath: path) : nil
         cache.put([
             (.blob(entry.blob.sha256), .file(path)),
-            (.action(Self.key(url)), .bytes(Self.record(url: url, entry: entry))),
+            (.action(Self.key(url)), .bytes(Self.record(url: url, entry: entry, inline: inline.map { [UInt8]($0) }))),
         ])
     }
 
