@@ -115,8 +115,9 @@ import Testing
             shared.remoteRecords().map { shared.nginx.root + "/cache/ac/" + $0 }.first { record in
                 (try? String(contentsOfFile: record, encoding: .utf8))?.contains(hero.blob.sha256) ?? false
             })
-        var record = try #require(try JSON.parse([UInt8](Data(contentsOf: URL(fileURLWithPath: recordPath))))
-            .objectValue)
+        var record = try #require(
+            try JSON.parse([UInt8](Data(contentsOf: URL(fileURLWithPath: recordPath))))
+                .objectValue)
         let copy = try #require(record["inline"]?.stringValue.flatMap { Data(base64Encoded: $0) })
         #expect([UInt8](copy).count == hero.blob.size, "a small blob rides inline")
         if inline {

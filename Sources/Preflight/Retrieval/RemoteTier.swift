@@ -40,14 +40,15 @@ public final class RemoteTier: Sendable {
     /// "fetchedAtMillis","httpStatus"}`, plus `"inline"` (the blob's bytes, base64) when given.
     public static func record(url: String, entry: StoreEntry, inline: [UInt8]? = nil) -> [UInt8] {
         let value = JSONValue.object(
-            JSONObject([
-                ("schemaVersion", .int(1)), ("url", .string(Redaction.redactURL(url))),
-                ("sha256", .string(entry.blob.sha256)), ("size", .int(entry.blob.size)),
-                ("contentType", .optional(entry.contentType)), ("etag", .optional(entry.etag)),
-                ("lastModified", .optional(entry.lastModified)), ("cacheControl", .optional(entry.cacheControl)),
-                ("fetchedAtMillis", .int(Int((entry.fetchedAt.timeIntervalSince1970 * 1000).rounded()))),
-                ("httpStatus", .int(entry.httpStatus)),
-            ] + (inline.map { [("inline", JSONValue.string(Data($0).base64EncodedString()))] } ?? [])))
+            JSONObject(
+                [
+                    ("schemaVersion", .int(1)), ("url", .string(Redaction.redactURL(url))),
+                    ("sha256", .string(entry.blob.sha256)), ("size", .int(entry.blob.size)),
+                    ("contentType", .optional(entry.contentType)), ("etag", .optional(entry.etag)),
+                    ("lastModified", .optional(entry.lastModified)), ("cacheControl", .optional(entry.cacheControl)),
+                    ("fetchedAtMillis", .int(Int((entry.fetchedAt.timeIntervalSince1970 * 1000).rounded()))),
+                    ("httpStatus", .int(entry.httpStatus)),
+                ] + (inline.map { [("inline", JSONValue.string(Data($0).base64EncodedString()))] } ?? [])))
         return Array(value.serialized().utf8)
     }
 
