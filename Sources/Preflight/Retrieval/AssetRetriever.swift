@@ -370,7 +370,7 @@ public final class AssetRetriever: Sendable {
                         url, at: fetchedAt, etag: outcome.etag, lastModified: outcome.lastModified,
                         cacheControl: outcome.cacheControl) ?? stored
                 if remoteHasBlob {
-                    remote?.pushRecord(url, entry: entry)
+                    remote?.pushRecord(url, entry: entry, store: store)
                 } else {
                     remote?.push(url, entry: entry, store: store)
                 }

@@ -182,15 +182,24 @@ public final class RemoteTier: Sendable {
     /// Uploads an origin download: its blob (from the store), then its record. Returns at once.
     public func push(_ url: String, entry: StoreEntry, store: AssetStore) {
         guard case .intact(let path)? = try? store.path(entry.blob) else { return }
-        let inline = entry.blob.size <= Self.inlineLimit ? FileManager.default.contents(atPath: path) : nil
         cache.put([
             (.blob(entry.blob.sha256), .file(path)),
-            (.action(Self.key(url)), .bytes(Self.record(url: url, entry: entry, inline: inline.map { [UInt8]($0) }))),
+            (.action(Self.key(url)), .bytes(Self.record(url: url, entry: entry, inline: Self.inline(path, entry)))),
         ])
     }
 
-    /// Uploads only a record (after a `304`: the blob is already there).
-    public func pushRecord(_ url: String, entry: StoreEntry) {
-        cache.put([(.action(Self.key(url)), .bytes(Self.record(url: url, entry: entry)))])
+    /// Uploads only a record (after a `304`: the blob is already there), with the blob inline when it is small.
+    public func pushRecord(_ url: String, entry: StoreEntry, store: AssetStore) {
+        var inline: [UInt8]? = nil
+        if case .intact(let path)? = try? store.path(entry.blob) { inline = Self.inline(path, entry) }
+        cache.put([(.action(Self.key(url)), .bytes(Self.record(url: url, entry: entry, inline: inline)))])
+    }
+
+    /// The blob's bytes when it is small enough to ride inline (``inlineLimit``).
+    private static func inline(_ path: String, _ entry: StoreEntry) -> [UInt8]? {
+        guard entry.blob.size <= inlineLimit, let data = FileManager.default.contents(atPath: path),
+            data.count == entry.blob.size
+        else { return nil }
+        return [UInt8](data)
     }
 }
