@@ -32,6 +32,11 @@ echo "    exit code $status (0 = nothing at/above --fail-on error, 1 = findings 
 "$bin" check "$campaign" "${cards[@]}" "${network[@]}" --quiet --format html --output out/demo-report.html --fail-on never \
     --app-name "Le Rendez Vous"
 "$bin" check "$campaign" "${cards[@]}" "${network[@]}" --quiet --format json --output out/demo-report.json --fail-on never
+# The CI formats at the default --fail-on error (their verdicts agree with the exit code above).
+for format in sarif markdown junit; do
+    "$bin" check "$campaign" "${cards[@]}" "${network[@]}" --quiet --format $format --output out/demo-report.$format
+done
 echo "==> HTML preview: $(pwd)/out/demo-report.html"
-echo "==> JSON report:  $(pwd)/out/demo-report.json (the second and third runs revalidated the store: no bodies)"
+echo "==> JSON report:  $(pwd)/out/demo-report.json (the later runs revalidated the store: no bodies)"
+echo "==> CI formats:   $(pwd)/out/demo-report.{sarif,markdown,junit} (GitHub code scanning, job summary, JUnit)"
 [ $status -le 1 ]
