@@ -113,8 +113,11 @@ with open(out + ".curl-files", "w") as f:
 with open(out + ".ndjson", "w") as f:
     for i, u in enumerate(urls):
         params = {"displayType": ["banner", "captioned", "classic"][i % 3]}
-        f.write(json.dumps({"inbox_id": f"m{i}", "order": i, "send_date": 1764400000 + i, "title": f"Offer {i}",
-                            "text": "Thirty percent off", "image": u, "action_params": json.dumps(params)},
+        # Every key both SDKs require of a feed message (inbox_id, order, rt, text, action_type, status; see
+        # gen-campaign.py): without rt, action_type and status the iOS SDK drops the message, and so does resolve.
+        f.write(json.dumps({"inbox_id": f"m{i}", "order": i, "send_date": 1764400000 + i, "rt": 4102444800,
+                            "action_type": 0, "status": 1, "title": f"Offer {i}", "text": "Thirty percent off",
+                            "image": u, "action_params": json.dumps(params)},
                            separators=(",", ":")) + "\n")
 PY
 done
@@ -140,6 +143,11 @@ for p in h1 h2; do
     "$bin" prefetch "$work/$p.ndjson" --store "$work/store-$p" $net ${tls[$p]} --format json |
         python3 -c 'import json, sys; s = json.load(sys.stdin)["summary"]; print(s["assets"], s["fetched"], s["bytesFetched"], s["failed"])' \
             >"$results/a-$p-prefetch.txt"
+    read -r _ fetched_count _ _ <"$results/a-$p-prefetch.txt"
+    if [ "$fetched_count" != "$files" ]; then
+        echo "bench: prefetch ($p) fetched $fetched_count of $files assets: the input or the tool is wrong" >&2
+        exit 1
+    fi
     echo "==> a. $p: $files files, N=${conc[$p]}"
     measure "a-$p" --runs "$runs" --warmup 1 --prepare "rm -rf $work/store-$p $work/$p-files" \
         -n "curl --parallel --parallel-max ${conc[$p]} ($p)" \

@@ -52,27 +52,24 @@ public final class RemoteTier: Sendable {
         return Array(value.serialized().utf8)
     }
 
-    /// The blob bytes a record carries inline, or `nil` (none, or not base64).
-    static func inlineBytes(_ bytes: [UInt8]) -> [UInt8]? {
-        guard let value = try? JSON.parse(bytes, options: JSONParseOptions(maxDepth: 4)),
-            let text = value["inline"]?.stringValue, let data = Data(base64Encoded: text)
-        else { return nil }
-        return [UInt8](data)
-    }
-
     /// The entry a record describes, or `nil` when it is not one (wrong schema, a bad digest, a negative size).
-    public static func entry(_ bytes: [UInt8]) -> StoreEntry? {
+    public static func entry(_ bytes: [UInt8]) -> StoreEntry? { parse(bytes)?.entry }
+
+    /// The record's entry and the blob bytes it carries inline (`nil`: none, or not base64), from one parse.
+    static func parse(_ bytes: [UInt8]) -> (entry: StoreEntry, inline: [UInt8]?)? {
         guard let value = try? JSON.parse(bytes, options: JSONParseOptions(maxDepth: 4)),
             value["schemaVersion"]?.numberValue?.intValue == 1,
             let sha256 = value["sha256"]?.stringValue, let size = value["size"]?.numberValue?.intValue,
             let blob = BlobRef(sha256: sha256, size: size),
             let millis = value["fetchedAtMillis"]?.numberValue?.intValue
         else { return nil }
-        return StoreEntry(
+        let entry = StoreEntry(
             blob: blob, contentType: value["contentType"]?.stringValue, etag: value["etag"]?.stringValue,
             lastModified: value["lastModified"]?.stringValue, cacheControl: value["cacheControl"]?.stringValue,
             fetchedAt: Date(timeIntervalSince1970: Double(millis) / 1000),
             httpStatus: value["httpStatus"]?.numberValue?.intValue ?? 200)
+        let inline = value["inline"]?.stringValue.flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) }
+        return (entry, inline)
     }
 
     /// What the remote had for a URL.
@@ -92,13 +89,15 @@ public final class RemoteTier: Sendable {
         // The record and its blob in one worker job: the blob's read starts as soon as the record is parsed.
         let made = MadeSink()
         let (_, followed) = await cache.get(.action(key)) { bytes -> RemoteCache.FollowUp? in
-            guard let entry = Self.entry(bytes), limit.map({ entry.blob.size <= $0 }) ?? true else { return nil }
+            guard let (entry, inline) = Self.parse(bytes), limit.map({ entry.blob.size <= $0 }) ?? true else {
+                return nil
+            }
             if case .intact? = try? store.path(entry.blob) {
                 // The same bytes are already stored (under another URL): only the record is new here.
                 made.read.withLock { $0 = (entry, nil) }
                 return nil
             }
-            if let inline = Self.inlineBytes(bytes) {
+            if let inline {
                 // A small blob inside its record: no second request.
                 made.inline.withLock { $0 = inline }
                 made.read.withLock { $0 = (entry, nil) }
