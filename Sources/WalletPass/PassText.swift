@@ -74,12 +74,17 @@ extension PassVerifier {
         guard let stream = opendir(prefix) else { return }
         defer { closedir(stream) }
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            // Read in place: a record `readdir` returns is only `d_reclen` bytes long, so copying the whole
+            // `struct dirent` (`entry.pointee`, 256 bytes of name) can read past the end of the buffer — a crash
+            // when the buffer ends at a page boundary (seen on a tmpfs directory of 5,000 entries).
+            let record = UnsafeRawPointer(entry)
+            let name = String(
+                cString: (record + MemoryLayout<dirent>.offset(of: \dirent.d_name)!).assumingMemoryBound(
+                    to: CChar.self))
             guard !name.hasPrefix(".") else { continue }  // hidden, and `.`/`..`
             let path = prefix + name
-            var type = Int(entry.pointee.d_type)
+            var type = Int(
+                record.load(fromByteOffset: MemoryLayout<dirent>.offset(of: \dirent.d_type)!, as: UInt8.self))
             if type == Int(DT_UNKNOWN) {  // file systems that do not fill d_type: ask lstat (links stay links)
                 var status = stat()
                 guard lstat(path, &status) == 0 else { continue }

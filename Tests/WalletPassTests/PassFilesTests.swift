@@ -89,6 +89,28 @@ struct PassFilesTests {
         }
     }
 
+    /// Thousands of entries of every name length, links among them, on tmpfs when there is one: the shape of
+    /// directory on which the walk once crashed (it copied each whole `struct dirent`, reading past the end of
+    /// readdir's buffer when a short record ended at a page boundary). Every pass file is found, no link is.
+    @Test("A directory of thousands of entries of every name length")
+    func thousandsOfEntries() throws {
+        let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        let root = base + "/passfiles-many-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var expected: [String] = []
+        for index in 0..<6000 {
+            let name = String(repeating: "p", count: 1 + index % 200) + "-\(index).pkpass"
+            if index % 2 == 0 {
+                #expect(FileManager.default.createFile(atPath: root + "/" + name, contents: Data("PK".utf8)))
+                expected.append(root + "/" + name)
+            } else {
+                try FileManager.default.createSymbolicLink(atPath: root + "/" + name, withDestinationPath: "x")
+            }
+        }
+        #expect(PassVerifier.passFiles(under: root) == expected.sorted())
+    }
+
     @Test("Not a directory, or missing: no files")
     func notADirectory() throws {
         try Self.tree([.file("a.pkpass")]) { root in
