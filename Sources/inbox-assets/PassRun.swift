@@ -90,9 +90,11 @@ struct PassRunner: Sendable {
     }
 
     private func verifyAll(_ inputs: [PassInput], emit: (Int, PassOutcome) -> Void) async {
-        let slots = VerifySlots(jobs)
-        // Downloads wait on the network, not a core: let enough run for the engine's --concurrency.
-        let window = max(jobs * 4, (engine?.options.concurrency ?? 0) * 2, 1)
+        // Files only: as many tasks as --jobs, each reading and verifying, with no gate (an actor hop before and
+        // after every pass cost more than it saved). Downloads wait on the network, not a core: enough tasks for
+        // the engine's --concurrency, with --jobs slots for the verification.
+        let slots = VerifySlots(jobs, gated: engine != nil)
+        let window = engine == nil ? max(jobs, 1) : max(jobs * 4, (engine?.options.concurrency ?? 0) * 2, 1)
         await withTaskGroup(of: (Int, PassOutcome).self) { group in
             var next = 0
             var emitted = 0
@@ -217,10 +219,17 @@ actor VerifySlots {
     private var free: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    init(_ count: Int) { free = max(1, count) }
+    /// `false`: every caller runs at once (the caller already bounds how many run).
+    private let gated: Bool
+
+    init(_ count: Int, gated: Bool = true) {
+        free = max(1, count)
+        self.gated = gated
+    }
 
     /// Runs `work` (synchronous CPU work) once a slot is free.
     nonisolated func run<T: Sendable>(_ work: @Sendable () -> T) async -> T {
+        guard gated else { return work() }
         await acquire()
         let value = work()
         await release()
