@@ -46,6 +46,16 @@ enum ConfigCommand {
         return keys
     }
 
+    /// The config keys of every command that runs (`"check"`, `"pass verify"`, …), for `commands` sections.
+    static func commandKeys(_ command: Command = CommandTable.root, path: [String] = []) -> [String: Set<String>] {
+        if command.subcommands.isEmpty, !path.isEmpty {
+            return [path.joined(separator: " "): Set(command.options.map { Invocation.configKey($0.name) })]
+        }
+        var keys: [String: Set<String>] = [:]
+        for sub in command.subcommands { keys.merge(commandKeys(sub, path: path + [sub.name])) { first, _ in first } }
+        return keys
+    }
+
     /// The config file of this invocation: `--config`, else the nearest `inbox-assets.json`; `nil` when none.
     static func path(_ invocation: Invocation) -> String? {
         if let given = invocation.value("config") { return given }
@@ -67,7 +77,7 @@ enum ConfigCommand {
         }
         do {
             return try CheckConfig.parse(
-                [UInt8](data), path: path, optionKeys: optionKeys(),
+                [UInt8](data), path: path, optionKeys: optionKeys(), commandKeys: commandKeys(),
                 environment: ProcessInfo.processInfo.environment)
         } catch {
             throw CommandFailure(message: "\(error)", status: ExitCode.invalidInput)

@@ -72,6 +72,29 @@ struct CheckConfigTests {
         }
     }
 
+    /// With the commands' own keys known, a `commands` section must name a command and use only its options.
+    @Test(arguments: [
+        (
+            "{\"commands\": {\"chek\": {}}}",
+            "c.json:1:15: unknown command \"chek\" (commands: \"check\", \"pass verify\")"
+        ),
+        ("{\"commands\": {\"check\": {\"trust\": []}}}", "c.json:1:25: unknown option key \"trust\" for \"check\""),
+    ])
+    func commandSectionsAreChecked(text: String, expected: String) throws {
+        let commands: [String: Set<String>] = ["check": ["failOn", "quiet"], "pass verify": ["trust", "quiet"]]
+        do {
+            _ = try CheckConfig.parse(
+                Array(text.utf8), path: "c.json", optionKeys: Self.keys, commandKeys: commands, environment: [:])
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect(error.description == expected)
+        }
+        let fine = try CheckConfig.parse(
+            Array("{\"commands\": {\"pass verify\": {\"trust\": [\"a.pem\"]}}}".utf8), path: "c.json",
+            optionKeys: Self.keys, commandKeys: commands, environment: [:])
+        #expect(fine.options.map(\.command) == ["pass verify"])
+    }
+
     @Test func positionsOfValuesAndKeys() throws {
         let text = "{\"a\": [1, {\"b-c\": \"x\"}],\n \"d\": {\"e\": null}}"
         let bytes = Array(text.utf8)

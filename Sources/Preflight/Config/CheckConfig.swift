@@ -45,9 +45,12 @@ public struct CheckConfig: Sendable {
     /// Parses a config file's bytes.
     /// - Parameters:
     ///   - optionKeys: config key → option name, for every option of every command.
+    ///   - commandKeys: when given, the config keys of each command (`"check"`, `"pass verify"`): a `commands`
+    ///     section must name one of them and use only its keys.
     ///   - environment: for `${NAME}` in header values.
     public static func parse(
-        _ bytes: [UInt8], path: String, optionKeys: [String: String], environment: [String: String]
+        _ bytes: [UInt8], path: String, optionKeys: [String: String], commandKeys: [String: Set<String>]? = nil,
+        environment: [String: String]
     ) throws(ConfigError) -> CheckConfig {
         let root: JSONValue
         do {
@@ -76,10 +79,19 @@ public struct CheckConfig: Sendable {
             case "commands":
                 for (command, section) in try reader.object(value, "commands") {
                     let sectionPath = JSONPositions.member("commands", command)
+                    if let commandKeys, commandKeys[command] == nil {
+                        throw reader.keyError(
+                            sectionPath,
+                            "unknown command \"\(command)\" (commands: "
+                                + commandKeys.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ") + ")")
+                    }
                     for (sectionKey, sectionValue) in try reader.object(section, sectionPath) {
                         let keyPath = JSONPositions.member(sectionPath, sectionKey)
-                        guard let option = optionKeys[sectionKey] else {
-                            throw reader.keyError(keyPath, "unknown option key \"\(sectionKey)\"")
+                        guard let option = optionKeys[sectionKey],
+                            commandKeys?[command].map({ $0.contains(sectionKey) }) ?? true
+                        else {
+                            throw reader.keyError(
+                                keyPath, "unknown option key \"\(sectionKey)\" for \"\(command)\"")
                         }
                         config.options.append(
                             OptionDefault(
