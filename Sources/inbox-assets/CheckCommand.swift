@@ -53,7 +53,7 @@ enum CheckCommand {
         if invocation.flag("no-store") && invocation.flag("offline") {
             throw invocation.usageError("--offline needs the store; it cannot be used with --no-store")
         }
-        if invocation.flag("no-store") && invocation.value("remote-cache") != nil && !invocation.flag("no-remote") {
+        if invocation.flag("no-store") && NetworkOptions.remoteURL(invocation) != nil {
             throw invocation.usageError("--remote-cache needs the store; it cannot be used with --no-store")
         }
         let resolveOptions = try ResolveCommand.resolveOptions(invocation)

@@ -47,9 +47,14 @@ enum NetworkOptions {
     /// How long a run waits at its end for background uploads to the remote cache.
     static let uploadDeadline = 30.0
 
+    /// The `--remote-cache` URL unless `--no-remote` turns it off.
+    static func remoteURL(_ invocation: Invocation) -> String? {
+        invocation.flag("no-remote") ? nil : invocation.value("remote-cache")
+    }
+
     /// The remote tier the command line asks for, or `nil`; exit 2 for a malformed URL, header or timeout.
     static func remote(_ invocation: Invocation) throws(UsageError) -> RemoteTier? {
-        guard let url = invocation.value("remote-cache"), !invocation.flag("no-remote") else { return nil }
+        guard let url = remoteURL(invocation) else { return nil }
         let lowered = url.lowercased()
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), url.count > 8,
             !url.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7f } ?? false })

@@ -159,9 +159,9 @@ enum PassCommand {
     /// Waits for the verdict uploads and prints the remote's one warning (on stderr: pass reports have no
     /// run-level findings).
     static func finishRemote(_ remote: RemoteTier?) async {
-        guard let remote, await NetworkOptions.finishRemote(remote) != nil, let problem = remote.cache.problem else {
-            return
-        }
+        guard let remote else { return }
+        await remote.cache.finishUploads(within: NetworkOptions.uploadDeadline)
+        guard let problem = remote.cache.problem else { return }
         Console.err(
             "warning: \(AssetFindingCode.remoteUnavailable): the remote cache \(remote.cache.redactedURL) could not "
                 + "be used (\(problem)): verdicts were computed here\n")

@@ -39,9 +39,7 @@ enum StoreCommand {
     static func requireExisting(_ invocation: Invocation) throws(CommandFailure) {
         // An offline run with a remote cache fills a fresh local store from the remote (the assembly step of a
         // sharded run on a new runner), so it writes the store and may create it.
-        if invocation.flag("offline"), invocation.value("remote-cache") != nil, !invocation.flag("no-remote") {
-            return
-        }
+        if invocation.flag("offline"), NetworkOptions.remoteURL(invocation) != nil { return }
         let directory: String
         do {
             directory = try invocation.value("store") ?? AssetStore.defaultDirectory()

@@ -181,9 +181,11 @@ public final class RemoteTier: Sendable {
     /// Uploads an origin download: its blob (from the store), then its record. Returns at once.
     public func push(_ url: String, entry: StoreEntry, store: AssetStore) {
         guard case .intact(let path)? = try? store.path(entry.blob) else { return }
+        // A small blob is read once: the same bytes go to /cas/ and inline into the record.
+        let inline = Self.inline(path, entry)
         cache.put([
-            (.blob(entry.blob.sha256), .file(path)),
-            (.action(Self.key(url)), .bytes(Self.record(url: url, entry: entry, inline: Self.inline(path, entry)))),
+            (.blob(entry.blob.sha256), inline.map(RemoteCache.Body.bytes) ?? .file(path)),
+            (.action(Self.key(url)), .bytes(Self.record(url: url, entry: entry, inline: inline))),
         ])
     }
 
