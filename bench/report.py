@@ -288,13 +288,23 @@ unpacked: pass.json, four noise PNGs, manifest.json, a detached CMS signature by
   libcrypto 34% of the samples, zlib's inflate + CRC 9%, reading the files 5%, pass.json lint 3%.
 """)
 
-# d (issue 14). every core, the re-audit from the verdict cache, the audit of pass URLs
+# d (issue 14). a fleet on every core, the re-audit from the verdict cache and its hash floor, the audit of pass URLs
 cores = int(text("d-cores.txt"))
+fleet = int(text("d-fleet.txt"))
+fleet_summary = json.loads(text("d-fleet-summary.json"))
 n_conc = int(os.environ.get("BENCH_CONCURRENCY", "16"))
-verify_all = load("d-verify-all")[f"inbox-assets pass verify --jobs {cores}"]
+fleet_runs = load("d-verify-all")
+fleet_one = fleet_runs["inbox-assets pass verify, one core"]
+verify_all = fleet_runs[f"inbox-assets pass verify --jobs {cores}"]
+small_runs = load("d-verify-small")
+small_all = small_runs[f"inbox-assets pass verify --jobs {cores} ({passes} passes)"]
+start = small_runs["inbox-assets pass verify of one pass (the process start)"]
 first = load("d-audit")["pass audit --store, first run"]
-again = load("d-reaudit")["pass audit --store, re-run"]
-all_rate = passes / verify_all["median"]
+reaudit = load("d-reaudit")
+again = reaudit["pass audit --store, re-run"]
+hash_floor = next(r for name, r in reaudit.items() if name.startswith("openssl dgst"))
+all_rate = fleet / verify_all["median"]
+speedup = fleet_one["median"] / verify_all["median"]
 urls_results = load("d-urls")
 curl_urls = next(r for name, r in urls_results.items() if name.startswith("curl"))
 ours_urls = next(r for name, r in urls_results.items() if name.startswith("inbox-assets"))
@@ -304,23 +314,42 @@ try:
 except (OSError, ValueError, KeyError):
     url_count, url_valid = int(os.environ.get("BENCH_FILES", "10000")), None
 budget = curl_urls["median"] + verify["median"] * url_count / passes / cores
-out.append(f"""## d (issue 14). pass verify on every core, the re-audit, and the audit of {url_count:,} pass URLs
+out.append(f"""## d (issue 14). A fleet of {fleet:,} passes on every core, the re-audit, and the audit of {url_count:,} pass URLs
 
-The same {passes:,} passes as d, without `taskset` ({cores} cores); then `pass audit --store` on an empty verdict
-cache and again on the filled one (each pass is re-read and re-hashed; only the expiry findings are decided again);
-then `pass audit` of {url_count:,} URLs served by nginx over HTTP/1.1 on loopback (links to the {passes:,} passes) at
+The issue is about fleets ("tens of thousands of passes signed by a few certificates"), so `bench/gen-passes.sh`
+makes a second set of {fleet:,} distinct passes like d's (its own throwaway PKI; `pass verify` outside the timing:
+{fleet_summary['valid']:,} of {fleet_summary['passes']:,} valid). They are verified on one core (`taskset -c 0`) and
+on all {cores} (`--jobs {cores}`, no taskset); then `pass audit --store` on an empty verdict cache and again on the
+filled one (each pass is re-read and re-hashed; only the expiry findings are decided again), next to the floor of
+any such re-audit: `openssl dgst -sha256` reading and hashing the same files, one process per core. Last, `pass
+audit` of {url_count:,} URLs served by nginx over HTTP/1.1 on loopback (links to d's {passes:,} passes) at
 `--concurrency {n_conc}` against `curl --parallel --parallel-max {n_conc}` downloading them.
 
-{table(load("d-verify-all"))}
+{table(fleet_runs)}
+{table(load("d-verify-small")).split(chr(10), 2)[2]}
 {table(load("d-audit")).split(chr(10), 2)[2]}
-{table(load("d-reaudit")).split(chr(10), 2)[2]}
+{table(reaudit).split(chr(10), 2)[2]}
 {table(urls_results).split(chr(10), 2)[2]}
 
 - Every core: **{all_rate:,.0f} passes/s**, {all_rate / cores:,.0f} per core (target ≥ 2,500 per core:
-  {met(all_rate / cores >= 2500)}); **{verify['median'] / verify_all['median']:.2f}×** the one-core rate of d (target
-  ≥ 1.8× on 2 cores: {met(verify['median'] / verify_all['median'] >= 1.8)}).
+  {met(all_rate / cores >= 2500)}); **{speedup:.2f}×** the one-core rate on the same {fleet:,} passes (target
+  ≥ 1.8× on 2 cores: {met(speedup >= 1.8)}). On d's {passes:,} passes ({verify['median']:.2f} s on one core) it is
+  {verify['median'] / small_all['median']:.2f}×: the process start (loading the Swift runtime, Foundation, libcurl's
+  and OpenSSL's libraries, the pinned certificates; `pass verify` of one pass takes {start['median'] * 1000:.0f} ms)
+  runs on one core either way.
+  Found and fixed for this target: libzip converts every archive entry's DOS date with `mktime(3)` and OpenSSL's time
+  checks call `gmtime_r(3)`; with `TZ` unset glibc re-reads `/etc/localtime` under its one global time-zone lock on
+  each call, so the verifier threads queued on it (11,200 `futex` calls for 1,000 passes, 1,229 after; 2 cores went
+  from 1.61× to 1.84× one core on 10,000 passes). The CLI now sets `TZ=:/etc/localtime` when `TZ` is unset — the file
+  glibc uses anyway (Sources/inbox-assets/ProcessSetup.swift).
 - Re-audit from the verdict cache: **{first['median'] / again['median']:.1f}× faster** than the first audit (target
-  ≥ 10×: {met(first['median'] / again['median'] >= 10)}).
+  ≥ 10×: {met(first['median'] / again['median'] >= 10)}). The re-audit takes
+  {again['median'] / hash_floor['median']:.2f}× the time `openssl dgst -sha256` needs just to read and hash the same
+  {fleet:,} files on {cores} cores ({hash_floor['median']:.3f} s), so no re-audit that re-hashes every pass — as the
+  issue asks, since the verdict is keyed by the bytes — can be more than
+  **{first['median'] / hash_floor['median']:.1f}×** faster than this first run here: the target is out of reach by
+  construction on this machine, whose SHA-NI hashes ~2 GB/s per core while the first audit verifies a 46 KB pass in
+  ~{first['median'] / fleet * cores * 1e6:.0f} µs of CPU.
 - {url_count:,} pass URLs{f" ({url_valid:,} valid)" if url_valid is not None else ""}: the audit takes
   {ours_urls['median']:.2f} s; curl alone {curl_urls['median']:.2f} s, plus the one-core verify time over the cores
   {verify['median'] * url_count / passes / cores:.2f} s = {budget:.2f} s; ratio **{ours_urls['median'] / budget:.2f}**

@@ -7,7 +7,7 @@
 # c's request count and f peak RSS of a video prefetch in bench/network.sh (nginx on 127.0.0.1, run as this user);
 # g the shared remote cache and sharded runs in bench/remote.sh (issue 15).
 #
-# Environment: BENCH_RUNS (default 5), BENCH_MESSAGES (100000), BENCH_URLS (1000), BENCH_PASSES (1000),
+# Environment: BENCH_RUNS (default 5), BENCH_MESSAGES (100000), BENCH_URLS (1000), BENCH_PASSES (1000), BENCH_FLEET (10000),
 # BENCH_INGEST_MB (256), BENCH_FILES (10000), BENCH_CONCURRENCY (16), BENCH_H2_CONCURRENCY (= BENCH_CONCURRENCY), BENCH_VIDEO_MB (1024),
 # BENCH_WORK (scratch directory, default /dev/shm/inbox-assets-bench: tmpfs, so the disk of a shared machine does not
 # add noise; item e also measures a store on disk).
@@ -20,6 +20,7 @@ runs="${BENCH_RUNS:-5}"
 messages="${BENCH_MESSAGES:-100000}"
 urls="${BENCH_URLS:-1000}"
 passes="${BENCH_PASSES:-1000}"
+fleet="${BENCH_FLEET:-10000}"
 ingest_mb="${BENCH_INGEST_MB:-256}"
 work="${BENCH_WORK:-/dev/shm/inbox-assets-bench}"
 results="$work/results"
@@ -90,18 +91,35 @@ measure d-verify --runs "$runs" --warmup 1 \
     -n "inbox-assets pass verify" "taskset -c 0 $bin pass verify --trust $root_pem $pass_dir > /dev/null"
 measure d-loop --runs "$(( runs < 3 ? runs : 3 ))" \
     -n "unzip + sha1sum + openssl cms -verify" "taskset -c 0 bash bench/pass-loop.sh $root_pem $pass_dir/*.pkpass"
-# d (issue 14): every core (no taskset), and a re-audit read from the verdict cache in a store. `-i`: an audit exits
-# 1 when a pass is invalid or a signer expires within 30 days, which says nothing about its speed.
+# d (issue 14) is about fleets: a second set of FLEET distinct passes (own PKI, same shape), verified on one core
+# and on every core (no taskset), then `pass audit --store` on an empty verdict cache and again on the filled one, and
+# the floor of any re-audit that re-reads and re-hashes every pass: `openssl dgst -sha256` of the same files, one
+# process per core. `-i`: an audit exits 1 when a pass is invalid or a signer expires within 30 days, which says
+# nothing about its speed. The 1,000 passes of d on every core too, where the process start weighs more.
 cores=$(nproc)
 echo "$cores" >"$results/d-cores.txt"
+echo "$fleet" >"$results/d-fleet.txt"
+bash bench/gen-passes.sh "$work/fleet" "$fleet"
+fleet_dir="$work/fleet/passes"
+fleet_root="$work/fleet/pki/root.pem"
+"$bin" pass verify --trust "$fleet_root" --format ndjson --unordered --jobs "$cores" "$fleet_dir" | tail -1 \
+    >"$results/d-fleet-summary.json"
+measure d-verify-small --runs "$runs" --warmup 1 \
+    -n "inbox-assets pass verify --jobs $cores ($passes passes)" \
+    "$bin pass verify --trust $root_pem --jobs $cores $pass_dir > /dev/null" \
+    -n "inbox-assets pass verify of one pass (the process start)" \
+    "$bin pass verify --trust $root_pem $pass_dir/pass-00000.pkpass > /dev/null"
 measure d-verify-all --runs "$runs" --warmup 1 \
-    -n "inbox-assets pass verify --jobs $cores" "$bin pass verify --trust $root_pem --jobs $cores $pass_dir > /dev/null"
+    -n "inbox-assets pass verify, one core" "taskset -c 0 $bin pass verify --trust $fleet_root $fleet_dir > /dev/null" \
+    -n "inbox-assets pass verify --jobs $cores" "$bin pass verify --trust $fleet_root --jobs $cores $fleet_dir > /dev/null"
 measure d-audit --runs "$runs" -i --prepare "rm -rf $work/verdicts" \
-    -n "pass audit --store, first run" "$bin pass audit --trust $root_pem --store $work/verdicts $pass_dir > /dev/null"
-"$bin" pass audit --trust "$root_pem" --store "$work/verdicts" "$pass_dir" >/dev/null || true
+    -n "pass audit --store, first run" "$bin pass audit --trust $fleet_root --store $work/verdicts $fleet_dir > /dev/null"
+"$bin" pass audit --trust "$fleet_root" --store "$work/verdicts" "$fleet_dir" >/dev/null || true
 measure d-reaudit --runs "$runs" -i --warmup 1 \
-    -n "pass audit --store, re-run" "$bin pass audit --trust $root_pem --store $work/verdicts $pass_dir > /dev/null"
-rm -rf "$work/verdicts"
+    -n "pass audit --store, re-run" "$bin pass audit --trust $fleet_root --store $work/verdicts $fleet_dir > /dev/null" \
+    -n "openssl dgst -sha256, $cores processes (floor)" \
+    "find $fleet_dir -name '*.pkpass' -print0 | xargs -0 -n $(( fleet / cores + 1 )) -P $cores openssl dgst -sha256 > /dev/null"
+rm -rf "$work/verdicts" "$work/fleet"
 taskset -c 0 openssl speed -mr -seconds 3 rsa2048 2>/dev/null | grep '^+F2:' >"$results/d-rsa.txt"
 taskset -c 0 openssl speed -mr -seconds 3 -evp sha1 2>/dev/null | grep '^+F:' >"$results/d-sha1.txt"
 du -cb "$work/passes/unpacked-0"/* | tail -1 | cut -f1 >"$results/d-pass-bytes.txt"

@@ -3,6 +3,7 @@
 import ArgumentKit
 import Foundation
 
+ProcessSetup.pinTimeZone()
 StandardStreams.claim()
 let parser = ArgumentParser(root: CommandTable.root, version: CommandTable.version)
 let outcome = parser.parse(Array(CommandLine.arguments.dropFirst()))
