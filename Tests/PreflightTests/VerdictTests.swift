@@ -92,6 +92,31 @@ struct VerdictTests {
         #expect(markdown.hasPrefix("## inbox-assets check: \(row.failing ? "❌ failing" : "✅ passing")"))
         let text = CheckTextReport.render(report, style: TextStyle(color: false))
         #expect(text.contains("failing (--fail-on \(row.policy.rawValue))  \(row.failing ? "yes" : "no")"))
+        let html = HTMLReport.render(report, image: { _ in nil })
+        #expect(html.contains("data-failing=\"\(row.failing)\""))
+        #expect(html.contains(row.failing ? "Fails at --fail-on \(row.policy.rawValue)" : "Passes at --fail-on"))
+        #expect(html.contains("suppressed: accepted") == row.suppressed)
+        #expect(html.contains("known (baseline)") == row.known)
+    }
+
+    /// The preview marks what fails the run: the FAILING tag on exactly the failing cards, and each root cause once
+    /// at the top.
+    @Test func thePreviewMarksFailingCardsAndRootCauses() throws {
+        var report = SchemaTests.hostAnswering503()
+        Verdict(policy: .error).apply(to: &report)
+        let html = HTMLReport.render(report, image: { _ in nil })
+        let failing = report.cards.filter(\.failing).count
+        #expect(failing == 2)
+        #expect(html.components(separatedBy: "<span class=\"tag bad\">FAILING</span>").count - 1 == failing)
+        #expect(html.components(separatedBy: "data-root-cause=").count - 1 == 1)
+        #expect(html.contains("data-root-cause=\"asset.hostStatus down.example.com\""))
+        #expect(html.contains("Fails at --fail-on error</b>: 2 cards"))
+
+        var never = SchemaTests.hostAnswering503()
+        Verdict(policy: .never).apply(to: &never)
+        let calm = HTMLReport.render(never, image: { _ in nil })
+        #expect(!calm.contains(">FAILING<"))
+        #expect(calm.contains("Passes at --fail-on never"))
     }
 
     @Test(arguments: [

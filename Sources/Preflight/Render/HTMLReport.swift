@@ -283,9 +283,38 @@ public enum HTMLReport {
         }
         out += "<li class=\"count\" data-count=\"bytes fetched\"><b>\(byteText(summary.bytesFetched))</b> fetched</li>"
         out += "</ul>\n"
+        writeVerdict(report, to: &out)
         var line = report.options.targetDescription
         if let forced = report.options.forceKind { line += "; forced kind \(forced.rawValue)" }
-        out += "<p class=\"options\">\(Markup.text(line))</p>\n</header>\n"
+        out += "<p class=\"options\">\(Markup.text(line))</p>\n"
+        if !report.rootCauses.isEmpty {
+            // As in the text report: a host that fails every request is named once, not on each of its cards.
+            out += "<div class=\"root-causes\"><b>Root causes</b><ul class=\"findings\">"
+            for cause in report.rootCauses {
+                out += "<li class=\"\(cause.finding.severity.rawValue)\" data-root-cause=\"\(Markup.attribute(cause.id))\">"
+                writeFindingBody(cause.finding, to: &out)
+                out += "</li>"
+            }
+            out += "</ul></div>\n"
+        }
+        out += "</header>\n"
+    }
+
+    /// The run's verdict at `--fail-on`, as the text summary's `failing` row says it, and what is excused.
+    private static func writeVerdict(_ report: CheckReport, to out: inout String) {
+        guard let policy = report.failOn else { return }
+        let summary = report.summary
+        out += "<p class=\"verdict \(summary.failing ? "bad" : "ok")\" data-failing=\"\(summary.failing)\">"
+        if summary.failing {
+            out += "<b>Fails at --fail-on \(policy.rawValue)</b>: \(summary.failingCards) card"
+            out += "\(summary.failingCards == 1 ? "" : "s"), \(summary.failingFindings) finding"
+            out += summary.failingFindings == 1 ? "" : "s"
+        } else {
+            out += "<b>Passes at --fail-on \(policy.rawValue)</b>"
+        }
+        if summary.suppressed > 0 { out += " · \(summary.suppressed) suppressed" }
+        if report.baselineFixed != nil { out += " · \(summary.known) known from the baseline" }
+        out += "</p>\n"
     }
 
     private static func writeInputs(_ findings: [SourcedFinding], to out: inout String) {
@@ -327,13 +356,16 @@ public enum HTMLReport {
         var classes = "card kind-\(card.resolved.rawValue)"
         if card.degraded { classes += " degraded" }
         if check.broken { classes += " broken" }
+        if check.failing { classes += " failing" }
         if card.unread { classes += " unread" }
         out += "<article class=\"\(classes)\" data-card-id=\"\(Markup.attribute(Redaction.redactURL(card.id)))\""
         out += " data-kind=\"\(card.resolved.rawValue)\">\n"
 
         // The id and kind are drawn from the attributes (CSS `attr()`): 10,000 cards do not carry them twice. The
         // feed's heading names the platform, profile and language.
-        if card.requested != card.resolved || card.forced || card.degraded || check.broken || card.language != nil {
+        if card.requested != card.resolved || card.forced || card.degraded || check.broken || check.failing
+            || card.language != nil
+        {
             out += "<div class=\"meta\">"
             if let language = card.language { out += "<span class=\"tag\">\(Markup.text(language))</span> " }
             if card.requested != card.resolved {
@@ -342,6 +374,7 @@ public enum HTMLReport {
             if card.forced { out += " <span class=\"tag\">forced</span>" }
             if card.degraded { out += " <span class=\"tag warn\">DEGRADED</span>" }
             if check.broken { out += " <span class=\"tag bad\">BROKEN</span>" }
+            if check.failing { out += " <span class=\"tag bad\">FAILING</span>" }
             out += "</div>"
         }
         out += "<div class=\"cell\">"
@@ -567,6 +600,11 @@ public enum HTMLReport {
         if let path = finding.path {
             out += " <span class=\"path\">at \(Markup.text(Redaction.redactURL(path)))</span>"
         }
+        guard let verdict = finding.verdict else { return }
+        if let reason = verdict.suppressed {
+            out += " <span class=\"excused\">suppressed: \(Markup.text(Redaction.redactText(reason)))</span>"
+        }
+        if verdict.baseline == .known { out += " <span class=\"excused\">known (baseline)</span>" }
     }
 
     /// `HTTP 404`, `not-an-image`, … for a failed asset.
@@ -625,6 +663,8 @@ public enum HTMLReport {
         margin-bottom:6px;overflow-wrap:anywhere}
         .meta{font-size:11px;color:#6c6c70;margin-bottom:8px;overflow-wrap:anywhere}
         .kind{font-weight:600;color:#1c1c1e}code{font-size:12px}
+        .verdict{margin:8px 0 0;font-size:14px}.verdict.bad b{color:#d62828}.verdict.ok b{color:#1a7f37}
+        .root-causes{margin-top:8px;font-size:13px}.excused{color:#6c6c70;font-style:italic}
         .tag{border-radius:4px;padding:0 4px;background:#e5e5ea;font-weight:700}
         .tag.warn{background:#f0ad00;color:#fff}.tag.bad{background:#d62828;color:#fff}
         .cell{position:relative}
