@@ -291,7 +291,8 @@ public enum HTMLReport {
             // As in the text report: a host that fails every request is named once, not on each of its cards.
             out += "<div class=\"root-causes\"><b>Root causes</b><ul class=\"findings\">"
             for cause in report.rootCauses {
-                out += "<li class=\"\(cause.finding.severity.rawValue)\" data-root-cause=\"\(Markup.attribute(cause.id))\">"
+                out += "<li class=\"\(cause.finding.severity.rawValue)\""
+                out += " data-root-cause=\"\(Markup.attribute(cause.id))\">"
                 writeFindingBody(cause.finding, to: &out)
                 out += "</li>"
             }
