@@ -8,21 +8,36 @@ public import InboxCards
 public enum ResolveTextReport {
     /// Renders `run`. Info findings are listed too (dimmed on a terminal): they are cheap to skip and
     /// they are where accessibility notes live.
-    public static func render(_ run: ResolveRun, style: TextStyle) -> String {
+    /// - Parameter width: the terminal's width: the card table gives way to fit it (``cardTable()``); `nil` (a
+    ///   file, a pipe) prints every cell whole.
+    public static func render(_ run: ResolveRun, style: TextStyle, width: Int? = nil) -> String {
         var output: [UInt8] = []
-        write(run, style: style, to: &output)
+        write(run, style: style, width: width, to: &output)
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Appends ``render(_:style:)``'s text to `output` as UTF-8, without a `String` of the whole report.
-    public static func write(_ run: ResolveRun, style: TextStyle, to output: inout [UInt8]) {
+    /// Appends ``render(_:style:width:)``'s text to `output` as UTF-8, without a `String` of the whole report.
+    public static func write(_ run: ResolveRun, style: TextStyle, width: Int? = nil, to output: inout [UInt8]) {
         var text = ""
         text += style.bold("inbox-assets resolve") + " — \(plural(run.messagesRead, "message")), "
         text += "\(plural(run.cards.count, "card")) (\(run.options.targetDescription))\n\n"
         output.append(contentsOf: text.utf8)
         text = ""
 
-        if !run.cards.isEmpty {
+        if let width, !run.cards.isEmpty {
+            // A terminal: the columns give way as check's do. (Piped, the table below streams every cell whole.)
+            var table = cardTable()
+            for card in run.cards {
+                let reason = card.degradeReason ?? (card.forced ? "forced" : "")
+                table.append(
+                    [
+                        card.id, card.profileName ?? "-", card.platform.rawValue, card.language ?? "-",
+                        change(card.requested, card.resolved), reason,
+                    ], tones: card.degraded ? degradedTones : plainTones)
+            }
+            output.append(contentsOf: table.render(style, width: width).utf8)
+            output.append(0x0A)
+        } else if !run.cards.isEmpty {
             var table = TextTable(
                 header: ["CARD", "SDK", "PLATFORM", "LANG", "REQUESTED → RESOLVED", "REASON"], rows: run.cards.count)
             // Through the buffer: `for card in run.cards` (or `let card = run.cards[i]`) copies every card, a dozen
@@ -68,6 +83,21 @@ public enum ResolveTextReport {
         text += style.apply(tone, summary)
         text += "\n"
         output.append(contentsOf: text.utf8)
+    }
+
+    /// The card table's columns and how they give way to a narrow terminal: the ids lose their directory, the
+    /// reason shortens, the ids lose their JSON path (`demo.json#…[11]`), then the reason shortens further. The
+    /// kinds (`captioned → classic`) never shorten: they are what resolve is asked.
+    static func cardTable() -> FittedTable {
+        let (card, reason) = (0, 5)
+        return FittedTable(
+            header: ["CARD", "SDK", "PLATFORM", "LANG", "REQUESTED → RESOLVED", "REASON"],
+            shortening: [.id, nil, nil, nil, nil, .end],
+            steps: [
+                .shrink(column: card, to: 40), .shrink(column: reason, to: 30), .compactIDs(column: card),
+                .shrink(column: reason, to: 20), .shrink(column: reason, to: 10), .shrink(column: card, to: 12),
+                .shrink(column: reason, to: 6),
+            ])
     }
 
     private static let plainTones: [Tone] = [.plain, .plain, .plain, .plain, .plain, .plain]

@@ -42,7 +42,9 @@ enum ResolveCommand {
             writer.flush()
         default:
             var text: [UInt8] = []
-            ResolveTextReport.write(outcome.run, style: TextStyle(color: Console.stdoutWantsColor), to: &text)
+            ResolveTextReport.write(
+                outcome.run, style: TextStyle(color: Console.stdoutWantsColor), width: Console.width(of: STDOUT_FILENO),
+                to: &text)
             text.withUnsafeBytes(Console.out)
         }
         let status = exitCode(

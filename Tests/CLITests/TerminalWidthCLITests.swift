@@ -42,6 +42,24 @@ import Testing
                 "\n  Fixtures/campaigns/demo.json#request.notifications[11] [7.2 ios en] BROKEN FAILING\n"))
     }
 
+    /// `resolve`'s card table gives way like check's: every line fits, the rows stay in order with their kinds, the
+    /// findings keep full ids; piped (no `COLUMNS`) it is the golden, whole.
+    @Test(arguments: [40, 60, 80, 120])
+    func resolveTableFits(columns: Int) async throws {
+        let fitted = try await CLI.run(["resolve", Self.demo], environment: ["COLUMNS": "\(columns)"])
+        let piped = try await CLI.run(["resolve", Self.demo])
+        #expect(fitted.status == piped.status)
+        let table = Self.table(fitted.stdout).split(separator: "\n")
+        let whole = Self.table(piped.stdout).split(separator: "\n")
+        #expect(table.count == whole.count && table.count == 20)
+        for line in table { #expect(line.count <= max(columns, 57), "\(line)") }
+        func change(_ line: Substring) -> Substring? { line.firstMatch(of: /[a-z]+ → [a-z]+/).map { line[$0.range] } }
+        #expect(table.dropFirst().map(change) == whole.dropFirst().map(change))
+        #expect(table.dropFirst().allSatisfy { change($0) != nil })
+        #expect(fitted.stdout.contains("\n  Fixtures/campaigns/demo.json#request.notifications[9] [7.2 ios]"))
+        #expect(Self.table(piped.stdout).contains("Fixtures/campaigns/demo.json#request.notifications[9]   7.2"))
+    }
+
     /// Piped without `COLUMNS`: no limit, every id and title whole.
     @Test func pipedTableIsWhole() async throws {
         let server = try FixtureServer(root: CLI.fixture("www"))
