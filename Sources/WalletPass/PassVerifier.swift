@@ -14,7 +14,7 @@ import StrictJSON
 /// print(result.valid, result.findings)
 /// ```
 public final class PassVerifier: Sendable {
-    private let anchors: TrustAnchors
+    let anchors: TrustAnchors
     private let digester = Digester()
     private let certificateCache = CertificateCache()
     private let oids: AppleOIDs
