@@ -5,7 +5,9 @@ extension Invocation {
     public var optionTable: [Option] { command.options }
 
     /// Whether the command line gave this option or flag (a default from elsewhere must not override it).
-    public func isGiven(_ name: String) -> Bool { optionValues[name] != nil || flags.contains(name) }
+    public func isGiven(_ name: String) -> Bool {
+        optionValues[name] != nil || flags.contains(name) || negatedFlags.contains(name)
+    }
 
     /// The config key of an option: its long name in lower camel case (`host-concurrency` → `hostConcurrency`).
     public static func configKey(_ optionName: String) -> String {

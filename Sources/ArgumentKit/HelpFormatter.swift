@@ -25,7 +25,9 @@ public enum HelpFormatter {
             if let defaultValue = option.defaultValue { notes.append("default: \(defaultValue)") }
             if !notes.isEmpty { help += " (\(notes.joined(separator: "; ")))" }
             let short = option.short.map { "-\($0), " } ?? ""
-            text += row(label: short + option.synopsis, help: help)
+            // A flag that `--no-NAME` turns off is listed as swift-argument-parser lists an inversion.
+            let negatable = ArgumentParser.negatedFlag(Substring("no-" + option.name), in: command) != nil
+            text += row(label: short + (negatable ? "--[no-]\(option.name)" : option.synopsis), help: help)
         }
         if path.count == 1 { text += row(label: "--version", help: "Show the version.") }
         text += row(label: "-h, --help", help: "Show help information.")

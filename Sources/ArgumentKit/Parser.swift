@@ -28,6 +28,8 @@ public struct Invocation: Sendable {
     let toolName: String
     var optionValues: [String: [String]] = [:]
     var flags: Set<String> = []
+    /// Flags turned off with `--no-NAME`: neither set nor taken from a config file.
+    var negatedFlags: Set<String> = []
     var positionalValues: [String: [String]] = [:]
 
     /// The value of a non-repeating option: the last one given, else its default.
@@ -149,6 +151,17 @@ public struct ArgumentParser: Sendable {
                 }
                 name = Substring(option.name)
             }
+            if word.hasPrefix("--"), let negated = Self.negatedFlag(name, in: command) {
+                // `--no-NAME` turns the flag NAME off, a config file's value included; the last word wins.
+                if inlineValue != nil {
+                    return .failure(
+                        HelpFormatter.usageError(
+                            "The flag '--no-\(negated.name)' does not take a value", command: command, path: fullPath))
+                }
+                invocation.flags.remove(negated.name)
+                invocation.negatedFlags.insert(negated.name)
+                continue
+            }
             guard let option = command.options.first(where: { $0.name == name }) else {
                 return .failure(
                     HelpFormatter.usageError(
@@ -162,6 +175,7 @@ public struct ArgumentParser: Sendable {
                             "The flag '\(option.synopsis)' does not take a value", command: command, path: fullPath))
                 }
                 invocation.flags.insert(option.name)
+                invocation.negatedFlags.remove(option.name)
                 continue
             }
             let value: String
@@ -209,6 +223,15 @@ public struct ArgumentParser: Sendable {
                 HelpFormatter.usageError("Unexpected argument '\(extra)'", command: command, path: fullPath))
         }
         return .run(invocation)
+    }
+
+    /// The flag `--no-NAME` turns off: `NAME` is a flag of `command` and no option is itself called `no-NAME`
+    /// (`--no-store` stays the flag it is).
+    static func negatedFlag(_ name: Substring, in command: Command) -> Option? {
+        guard name.hasPrefix("no-"), !command.options.contains(where: { $0.name == name }) else { return nil }
+        let base = name.dropFirst(3)
+        guard !base.hasPrefix("no-") else { return nil }
+        return command.options.first { $0.name == base && !$0.takesValue }
     }
 
     /// `. Did you mean 'x'?`, or `.` when nothing is close: the end of a sentence followed by another.

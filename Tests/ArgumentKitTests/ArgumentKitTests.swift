@@ -182,7 +182,7 @@ struct ParsingTests {
                   --sdk <sdk>             Profile. (values: 7.0, 7.1, 7.2, all; default: 7.2)
                   --trust <file>          Extra anchors.
                   --concurrency <n>       Parallel transfers. (default: 8)
-                  -q, --quiet             No progress.
+                  -q, --[no-]quiet        No progress.
                   -h, --help              Show help information.
 
                 """)
@@ -193,4 +193,73 @@ struct ParsingTests {
         #expect(root.contains("  --version               Show the version.\n"))
         #expect(root.hasSuffix("  See 'tool help <subcommand>' for detailed help.\n"))
     }
+}
+
+/// `--no-NAME` turns a flag off, the config file's value included (swift-argument-parser's `.prefixedNo`
+/// inversion): the last word wins; an option really named `no-NAME` stays itself.
+struct FlagInversionTests {
+    static let tool = Command(
+        "tool", abstract: "Does things.",
+        subcommands: [
+            Command(
+                "run", abstract: "Runs.",
+                options: [
+                    .flag("offline", help: "No network."), .flag("no-store", help: "Keep nothing."),
+                    .value("format", help: "Output format.", default: "text"),
+                ])
+        ])
+
+    struct Row: Sendable, CustomTestStringConvertible {
+        var words: [String]
+        /// `nil`: a usage error containing `error`.
+        var offline: Bool?
+        var fromConfig = false
+        var error = ""
+        var testDescription: String { words.joined(separator: " ") + (fromConfig ? " (config: offline)" : "") }
+    }
+
+    static let rows: [Row] = [
+        Row(words: ["run"], offline: false),
+        Row(words: ["run"], offline: true, fromConfig: true),
+        Row(words: ["run", "--offline"], offline: true),
+        Row(words: ["run", "--no-offline"], offline: false),
+        Row(words: ["run", "--no-offline"], offline: false, fromConfig: true),
+        Row(words: ["run", "--offline", "--no-offline"], offline: false),
+        Row(words: ["run", "--no-offline", "--offline"], offline: true, fromConfig: true),
+        Row(words: ["run", "--no-offline=yes"], offline: nil, error: "The flag '--no-offline' does not take a value"),
+        Row(words: ["run", "--no-format"], offline: nil, error: "Unknown option '--no-format'"),
+        Row(words: ["run", "--no-no-store"], offline: nil, error: "Unknown option '--no-no-store'"),
+        Row(words: ["run", "--no-bogus"], offline: nil, error: "Unknown option '--no-bogus'"),
+    ]
+
+    @Test(arguments: rows)
+    func inversion(row: Row) throws {
+        let parser = ArgumentParser(root: Self.tool, version: "1")
+        switch parser.parse(row.words) {
+        case .run(var invocation):
+            if row.fromConfig { try invocation.setDefault("offline", values: [], where: "inbox-assets.json:1:2") }
+            #expect(invocation.flag("offline") == row.offline)
+        case .failure(let error):
+            #expect(row.offline == nil)
+            #expect(error.message.hasPrefix(row.error), "\(error.message)")
+        default:
+            Issue.record("unexpected parse result")
+        }
+    }
+
+    @Test func theRealNoFlagIsItsOwnFlag() throws {
+        guard case .run(let invocation) = ArgumentParser(root: Self.tool, version: "1").parse(["run", "--no-store"])
+        else { throw ParseFailure() }
+        #expect(invocation.flag("no-store"))
+        #expect(!invocation.flag("offline"))
+    }
+
+    @Test func helpListsTheInversion() {
+        let help = HelpFormatter.help(for: Self.tool.subcommands[0], path: ["tool", "run"])
+        #expect(help.contains("  --[no-]offline "))
+        #expect(help.contains("  --no-store "))
+        #expect(!help.contains("[no-]no-store") && !help.contains("[no-]format"))
+    }
+
+    struct ParseFailure: Error {}
 }

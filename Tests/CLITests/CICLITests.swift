@@ -105,6 +105,24 @@ import Testing
         #expect(choice.stderr.contains("choice.json:1:12: the value 'sometimes' is invalid for '--fail-on <fail-on>'"))
     }
 
+    /// A flag the config file turns on, `--no-NAME` turns off for one run (`denyPrivate` against loopback).
+    @Test func aConfigFlagIsTurnedOffOnTheCommandLine() async throws {
+        let server = try FixtureServer(root: CLI.fixture("www"))
+        defer { server.stop() }
+        let workspace = try Workspace()
+        try workspace.write("inbox-assets.json", #"{"denyPrivate": true}"#)
+        let url = "http://127.0.0.1:\(server.httpPort)/campaign.json"
+        let denied = try await CLI.run(["probe", url], directory: workspace.directory)
+        #expect(denied.status == 1)
+        #expect(denied.stdout.contains("(deny-private)"), "\(denied.stdout)")
+        let allowed = try await CLI.run(["probe", "--no-deny-private", url], directory: workspace.directory)
+        #expect(allowed.status == 0, "\(allowed.stdout)\(allowed.stderr)")
+        #expect(allowed.stdout.hasPrefix("ok      200 "))
+        let again = try await CLI.run(
+            ["probe", "--no-deny-private", "--deny-private", url], directory: workspace.directory)
+        #expect(again.status == 1, "the last word wins")
+    }
+
     /// `--write-baseline` then `--baseline`: the same campaign passes, and the baseline file is sorted text.
     @Test func baselineRoundTripThroughTheCLI() async throws {
         let workspace = try Workspace()
