@@ -151,18 +151,9 @@ public struct ArgumentParser: Sendable {
                 }
                 name = Substring(option.name)
             }
-            if word.hasPrefix("--"), let negated = Self.negatedFlag(name, in: command) {
-                // `--no-NAME` turns the flag NAME off, a config file's value included; the last word wins.
-                if inlineValue != nil {
-                    return .failure(
-                        HelpFormatter.usageError(
-                            "The flag '--no-\(negated.name)' does not take a value", command: command, path: fullPath))
-                }
-                invocation.flags.remove(negated.name)
-                invocation.negatedFlags.insert(negated.name)
-                continue
-            }
-            guard let option = command.options.first(where: { $0.name == name }) else {
+            // `--no-NAME` turns the flag NAME off, a config file's value included; the last word wins.
+            let negated = word.hasPrefix("--") ? Self.negatedFlag(name, in: command) : nil
+            guard let option = negated ?? command.options.first(where: { $0.name == name }) else {
                 return .failure(
                     HelpFormatter.usageError(
                         "Unknown option '\(word)'" + optionHint(word, in: command), command: command,
@@ -170,12 +161,18 @@ public struct ArgumentParser: Sendable {
             }
             guard option.takesValue else {
                 if inlineValue != nil {
+                    let spelled = negated == nil ? option.synopsis : "--no-\(option.name)"
                     return .failure(
                         HelpFormatter.usageError(
-                            "The flag '\(option.synopsis)' does not take a value", command: command, path: fullPath))
+                            "The flag '\(spelled)' does not take a value", command: command, path: fullPath))
                 }
-                invocation.flags.insert(option.name)
-                invocation.negatedFlags.remove(option.name)
+                if negated == nil {
+                    invocation.flags.insert(option.name)
+                    invocation.negatedFlags.remove(option.name)
+                } else {
+                    invocation.flags.remove(option.name)
+                    invocation.negatedFlags.insert(option.name)
+                }
                 continue
             }
             let value: String
