@@ -6,7 +6,7 @@ import Synchronization
 /// Where one waiter's outcome goes: its own task's continuation, or its slot in a batch.
 enum Delivery: Sendable {
     case single(CheckedContinuation<FetchOutcome, Never>)
-    case batch(BatchChannel, index: Int)
+    case batch(BatchChannel<FetchOutcome>, index: Int)
 }
 
 /// A request handed from a caller's task to the engine thread.
@@ -26,7 +26,7 @@ struct BatchSubmission: Sendable {
     let firstID: UInt64
     let kind: FetchKind
     let urls: [String]
-    let channel: BatchChannel
+    let channel: BatchChannel<FetchOutcome>
 }
 
 enum Command: Sendable {
@@ -41,17 +41,18 @@ enum Command: Sendable {
 /// Outcomes of one batch, handed from the engine thread to the one task waiting for them a poll round at a
 /// time: one resume per round instead of one per transfer, and none while the task is still busy with the
 /// previous round's outcomes. Unlike `AsyncStream`, cancelling the waiting task does not close it: the engine
-/// still delivers every member's (then `cancelled`) outcome, so none is lost.
-final class BatchChannel: Sendable {
+/// still delivers every member's (then `cancelled`) outcome, so none is lost. (The remote cache's read loop hands
+/// its batch responses over the same way.)
+final class BatchChannel<Outcome: Sendable>: Sendable {
     private struct State {
-        var ready: [(Int, FetchOutcome)] = []
-        var waiter: CheckedContinuation<[(Int, FetchOutcome)], Never>?
+        var ready: [(Int, Outcome)] = []
+        var waiter: CheckedContinuation<[(Int, Outcome)], Never>?
     }
     private let state = Mutex(State())
 
     /// From the engine thread: hands over `outcomes` (index in the batch, outcome).
-    func deliver(_ outcomes: [(Int, FetchOutcome)]) {
-        let resume: (CheckedContinuation<[(Int, FetchOutcome)], Never>, [(Int, FetchOutcome)])? = state.withLock {
+    func deliver(_ outcomes: [(Int, Outcome)]) {
+        let resume: (CheckedContinuation<[(Int, Outcome)], Never>, [(Int, Outcome)])? = state.withLock {
             state in
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -67,9 +68,9 @@ final class BatchChannel: Sendable {
     }
 
     /// The outcomes delivered since the last call, waiting for some when there are none yet. One caller at a time.
-    func next() async -> [(Int, FetchOutcome)] {
+    func next() async -> [(Int, Outcome)] {
         await withCheckedContinuation { continuation in
-            let ready: [(Int, FetchOutcome)]? = state.withLock { state in
+            let ready: [(Int, Outcome)]? = state.withLock { state in
                 guard !state.ready.isEmpty else {
                     state.waiter = continuation
                     return nil
@@ -91,8 +92,8 @@ struct MultiWakeup: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
 }
 
-/// Commands from any thread to the engine thread.
-final class Mailbox: Sendable {
+/// Commands from any thread to the engine thread (or the remote cache's read loop).
+final class Mailbox<Command: Sendable>: Sendable {
     private struct State {
         var commands: [Command] = []
         var closed = false
@@ -152,7 +153,7 @@ final class Mailbox: Sendable {
 /// `@unchecked Sendable`: after `init`, every stored property except ``mailbox`` (itself Sendable) is read
 /// and written only on the engine thread started by ``start()``; other threads talk to it through the mailbox.
 final class EngineLoop: @unchecked Sendable {
-    let mailbox: Mailbox
+    let mailbox: Mailbox<Command>
     private let options: FetchOptions
     private let multi: MultiHandle
     private let connectTo: CurlStringList?
@@ -170,7 +171,7 @@ final class EngineLoop: @unchecked Sendable {
     private var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
     private var stopping = false
     /// Batch outcomes not handed over yet, by ``flushBatches()`` (usually one batch at a time).
-    private var staged: [(channel: BatchChannel, outcomes: [(Int, FetchOutcome)])] = []
+    private var staged: [(channel: BatchChannel<FetchOutcome>, outcomes: [(Int, FetchOutcome)])] = []
     private var stagedCount = 0
     /// When the oldest staged outcome was staged.
     private var stagedSince = 0.0
