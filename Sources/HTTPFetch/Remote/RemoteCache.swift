@@ -165,31 +165,6 @@ public final class RemoteCache: Sendable {
         return answers
     }
 
-    /// The entry to read after a record (an asset's blob): where, into which sink, at most how many bytes.
-    public struct FollowUp: Sendable {
-        public var path: RemotePath
-        public var sink: any FetchSink
-        public var maxBytes: Int?
-
-        public init(path: RemotePath, sink: any FetchSink, maxBytes: Int?) {
-            self.path = path
-            self.sink = sink
-            self.maxBytes = maxBytes
-        }
-    }
-
-    /// Reads a small record (as ``get(_:maxBytes:)``) and then the entry `follow` names from its bytes (`nil`:
-    /// nothing more).
-    /// - Returns: the record (`nil` on a miss or when the remote is unavailable) and what the follow-up read gave
-    ///   (`nil` when none was made).
-    public func get(
-        _ path: RemotePath, maxBytes: Int = 1 << 20, then follow: @escaping @Sendable ([UInt8]) -> FollowUp?
-    ) async -> (record: [UInt8]?, followed: RemoteRead?) {
-        guard let record = await get(path, maxBytes: maxBytes) else { return (nil, nil) }
-        guard let next = follow(record) else { return (record, nil) }
-        return (record, await get(next.path, into: next.sink, maxBytes: next.maxBytes))
-    }
-
     /// A GET into memory; records are not hashed (nothing checks their digest: what they carry is verified).
     private static func memoryTransfer(_ url: String, _ sink: MemorySink, _ maxBytes: Int) -> Transfer {
         Transfer(url: url, upload: nil, sink: sink, maxBytes: maxBytes, hashing: false)

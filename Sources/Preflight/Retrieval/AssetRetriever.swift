@@ -108,6 +108,12 @@ public final class AssetRetriever: Sendable {
     /// - Parameter request: the raw URL (secrets included) and the largest body accepted.
     /// - Returns: where the body came from, with findings; never throws.
     public func retrieve(_ request: AssetRequest) async -> RetrievedAsset {
+        await retrieve(request, prefetched: nil)
+    }
+
+    /// - Parameter prefetched: what a batch read of the remote's records found for this URL (``retrieveAll``), used
+    ///   instead of asking the remote again when the local store has no entry for it.
+    private func retrieve(_ request: AssetRequest, prefetched: RemoteTier.Prefetched?) async -> RetrievedAsset {
         let url = request.url
         let limit = request.maxBytes
         guard let store else {
@@ -183,7 +189,9 @@ public final class AssetRetriever: Sendable {
                         AssetFindingCode.storeDamaged,
                         "the stored copy of \(Redaction.redactURL(url)) was damaged (\(repair))", path: damage.path))
             }
-        } else if let served = await fromRemote(url, store: store, limit: limit, findings: &findings) {
+        } else if let served = await fromRemote(
+            url, store: store, limit: limit, findings: &findings, prefetched: prefetched)
+        {
             return served
         } else if offline {
             return RetrievedAsset(
@@ -204,11 +212,12 @@ public final class AssetRetriever: Sendable {
     /// Asks the remote cache for a URL the local store cannot serve: a hit is verified into the store; a fresh
     /// entry (or any entry offline) serves without an origin request, a stale one is revalidated with its validators
     /// (a `304` keeps the remote's body). `nil`: no remote, a miss, or a damaged remote blob (`findings` says so).
-    private func fromRemote(_ url: String, store: AssetStore, limit: Int?, findings: inout [Finding]) async
-        -> RetrievedAsset?
-    {
+    private func fromRemote(
+        _ url: String, store: AssetStore, limit: Int?, findings: inout [Finding],
+        prefetched: RemoteTier.Prefetched? = nil
+    ) async -> RetrievedAsset? {
         guard let remote, offline || isWritable(store) else { return nil }
-        switch await remote.pull(url, store: store, limit: limit) {
+        switch await remote.pull(url, store: store, limit: limit, prefetched: prefetched) {
         case .miss: return nil
         case .damaged(let finding):
             findings.append(finding)
@@ -256,26 +265,112 @@ public final class AssetRetriever: Sendable {
         }
         var results = [RetrievedAsset?](repeating: nil, count: unique.count)
         var snapshot = ProgressSnapshot(total: unique.count)
+        func done(_ index: Int, _ asset: RetrievedAsset) {
+            results[index] = asset
+            snapshot.done += 1
+            snapshot.bytes += asset.bytesFetched
+            if !asset.isOK { snapshot.failed += 1 }
+            progress?(snapshot)
+        }
+        var hints: [Int: RemoteTier.Prefetched] = [:]
+        await settleFromRemote(unique) { index, settled in
+            switch settled {
+            case .served(let asset): done(index, asset)
+            case .hint(let hint): hints[index] = hint
+            }
+        }
+        let rest = unique.indices.filter { results[$0] == nil }
         await withTaskGroup(of: (Int, RetrievedAsset).self) { group in
             var next = 0
             func startNext() {
-                guard next < unique.count else { return }
-                let index = next
+                guard next < rest.count else { return }
+                let index = rest[next]
                 let request = unique[index]
+                let hint = hints[index]
                 next += 1
-                group.addTask { (index, await self.retrieve(request)) }
+                group.addTask { (index, await self.retrieve(request, prefetched: hint)) }
             }
-            for _ in 0..<min(Self.window, unique.count) { startNext() }
+            for _ in 0..<min(Self.window, rest.count) { startNext() }
             for await (index, asset) in group {
-                results[index] = asset
-                snapshot.done += 1
-                snapshot.bytes += asset.bytesFetched
-                if !asset.isOK { snapshot.failed += 1 }
-                progress?(snapshot)
+                done(index, asset)
                 startNext()
             }
         }
         return recordsFlushed(urls.map { results[firstIndex[$0]!]! })
+    }
+
+    // MARK: Many URLs from the remote at once
+
+    /// How many `/ac/` records one batch asks the remote for; the next batch is read while this one is settled.
+    static let remoteBatch = 512
+
+    /// What the batch phase made of a URL: served (fresh, verified, stored), or what its own retrieval should know.
+    private enum Settled: Sendable {
+        case served(RetrievedAsset)
+        case hint(RemoteTier.Prefetched)
+    }
+
+    /// The remote's share of ``retrieveAll(_:progress:)-([AssetRequest],_)``: the records of every URL the local store
+    /// has no entry for are read in batches (``RemoteTier/records(for:)``: one hand-over to the remote's read loop
+    /// per batch, answers back in groups), and each whose blob rides inline (or is stored already) and that is fresh
+    /// (any, offline) is verified, stored and recorded here (``RemoteTier/settle(_:record:store:limit:accept:)``),
+    /// several at once — no task, no continuation, no request of its own. The rest (a miss, a blob to read from
+    /// `/cas/`, a stale entry to revalidate, a damaged inline copy) go through ``retrieve(_:)-(AssetRequest)`` as
+    /// usual with what the batch found, so the remote is never asked twice for a record.
+    private func settleFromRemote(_ unique: [AssetRequest], _ take: (Int, Settled) -> Void) async {
+        guard let remote, let store, offline || isWritable(store) else { return }
+        let candidates = unique.indices.filter { index in
+            if case .some(.none) = try? store.lookup(unique[index].url) { return true }
+            return false  // stored (or unreadable): the usual path decides
+        }
+        guard !candidates.isEmpty else { return }
+        func read(_ start: Int) -> Task<[[UInt8]?], Never> {
+            let urls = candidates[start..<min(start + Self.remoteBatch, candidates.count)].map { unique[$0].url }
+            return Task { await remote.records(for: urls) }
+        }
+        var start = 0
+        var reading: Task<[[UInt8]?], Never>? = read(0)
+        let lanes = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+        while let current = reading {
+            let batch = Array(candidates[start..<min(start + Self.remoteBatch, candidates.count)])
+            let records = await current.value
+            start += Self.remoteBatch
+            reading = start < candidates.count ? read(start) : nil
+            let requests = batch.map { unique[$0] }
+            await withTaskGroup(of: [(Int, Settled)].self) { group in
+                for lane in 0..<lanes {
+                    group.addTask {
+                        stride(from: lane, to: batch.count, by: lanes).map { position in
+                            (batch[position], self.settle(requests[position], records[position], remote, store))
+                        }
+                    }
+                }
+                for await settled in group {
+                    for (index, outcome) in settled { take(index, outcome) }
+                }
+            }
+        }
+    }
+
+    /// One record of a batch: served when it needs nothing more (see ``settleFromRemote(_:_:)``).
+    private func settle(_ request: AssetRequest, _ record: [UInt8]?, _ remote: RemoteTier, _ store: AssetStore)
+        -> Settled
+    {
+        guard let record else { return .hint(.absent) }
+        let at = now()
+        let offline = self.offline
+        let settled = remote.settle(request.url, record: record, store: store, limit: request.maxBytes) { entry in
+            if offline { return true }
+            if case .fresh = entry.cacheDecision(at: at) { return true }
+            return false
+        }
+        switch settled {
+        case nil: return .hint(.record(record))
+        case .stored(let entry)?:
+            return .served(RetrievedAsset(url: request.url, source: .remote, entry: entry, store: store))
+        case .miss?: return .hint(.absent)
+        case .damaged(let finding)?: return .hint(.damaged(finding))
+        }
     }
 
     /// Flushes the store's batched records (see ``AssetStore/flush()``) and turns every asset whose record could not
