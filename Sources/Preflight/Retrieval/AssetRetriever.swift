@@ -301,8 +301,10 @@ public final class AssetRetriever: Sendable {
 
     // MARK: Many URLs from the remote at once
 
-    /// How many `/ac/` records one batch asks the remote for; the next batch is read while this one is settled.
+    /// How many `/ac/` records one batch asks the remote for, and how many batches are handed to the remote's read
+    /// loop ahead of the one being settled (memory: that many batches of records, a few MB).
     static let remoteBatch = 512
+    static let remoteBatchesAhead = 3
 
     /// What the batch phase made of a URL: served (fresh, verified, stored), or what its own retrieval should know.
     private enum Settled: Sendable {
@@ -328,14 +330,24 @@ public final class AssetRetriever: Sendable {
             let urls = candidates[start..<min(start + Self.remoteBatch, candidates.count)].map { unique[$0].url }
             return Task { await remote.records(for: urls) }
         }
-        var start = 0
-        var reading: Task<[[UInt8]?], Never>? = read(0)
+        // Batches are read ahead (the loop starts each one's reads as soon as the one before frees a connection),
+        // so the connections stay busy while a batch is settled, and the tail of one overlaps the next.
+        var reading: [Task<[[UInt8]?], Never>] = []
+        var nextRead = 0
+        func readAhead() {
+            while reading.count < Self.remoteBatchesAhead, nextRead < candidates.count {
+                reading.append(read(nextRead))
+                nextRead += Self.remoteBatch
+            }
+        }
+        readAhead()
         let lanes = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
-        while let current = reading {
+        var start = 0
+        while !reading.isEmpty {
             let batch = Array(candidates[start..<min(start + Self.remoteBatch, candidates.count)])
-            let records = await current.value
+            let records = await reading.removeFirst().value
             start += Self.remoteBatch
-            reading = start < candidates.count ? read(start) : nil
+            readAhead()
             let requests = batch.map { unique[$0] }
             await withTaskGroup(of: [(Int, Settled)].self) { group in
                 for lane in 0..<lanes {

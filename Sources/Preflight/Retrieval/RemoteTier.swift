@@ -56,7 +56,21 @@ public final class RemoteTier: Sendable {
     public static func entry(_ bytes: [UInt8]) -> StoreEntry? { parse(bytes)?.entry }
 
     /// The record's entry and the blob bytes it carries inline (`nil`: none, or not base64), from one parse.
+    ///
+    /// A record as ``record(url:entry:inline:)`` writes it ends with its inline copy, `,"inline":"BASE64"}`: then only
+    /// the members before it go through the JSON parser and the base64 is decoded by ``InlineBase64`` straight from
+    /// the record's bytes (a 16 KiB blob is a 22 KB string, most of the record). Anything else — another layout, a
+    /// second `inline` member, a character or padding that is not canonical base64 — is parsed whole, as before.
     static func parse(_ bytes: [UInt8]) -> (entry: StoreEntry, inline: [UInt8]?)? {
+        if let (members, inline) = InlineBase64.split(bytes), let parsed = parseWhole(members), parsed.inline == nil,
+            !parsed.hasInline
+        {
+            return (parsed.entry, inline)
+        }
+        return parseWhole(bytes).map { ($0.entry, $0.inline) }
+    }
+
+    private static func parseWhole(_ bytes: [UInt8]) -> (entry: StoreEntry, inline: [UInt8]?, hasInline: Bool)? {
         guard let value = try? JSON.parse(bytes, options: JSONParseOptions(maxDepth: 4)),
             value["schemaVersion"]?.numberValue?.intValue == 1,
             let sha256 = value["sha256"]?.stringValue, let size = value["size"]?.numberValue?.intValue,
@@ -69,7 +83,7 @@ public final class RemoteTier: Sendable {
             fetchedAt: Date(timeIntervalSince1970: Double(millis) / 1000),
             httpStatus: value["httpStatus"]?.numberValue?.intValue ?? 200)
         let inline = value["inline"]?.stringValue.flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) }
-        return (entry, inline)
+        return (entry, inline, value["inline"] != nil)
     }
 
     /// What the remote had for a URL.
@@ -140,7 +154,7 @@ public final class RemoteTier: Sendable {
     private enum Plan {
         /// Not a record (wrong schema, a bad digest), or its blob is over the limit: a miss.
         case unusable
-        /// The same bytes are already stored (under another URL): only the record is new here.
+        /// The same bytes are already stored (under another URL): only the record is new here, no blob is read.
         case haveBlob(StoreEntry)
         /// A small blob inside its record: no second request.
         case inline(StoreEntry, [UInt8])
@@ -152,8 +166,10 @@ public final class RemoteTier: Sendable {
         guard let (entry, inline) = Self.parse(record), limit.map({ entry.blob.size <= $0 }) ?? true else {
             return .unusable
         }
-        if case .intact? = try? store.path(entry.blob) { return .haveBlob(entry) }
+        // An inline copy is stored without looking first: a commit that finds the same bytes stored keeps them (after
+        // checking them), so only a blob still to be read is worth looking for.
         if let inline { return .inline(entry, inline) }
+        if case .intact? = try? store.path(entry.blob) { return .haveBlob(entry) }
         return .readBlob(entry)
     }
 
@@ -240,5 +256,77 @@ public final class RemoteTier: Sendable {
             data.count == entry.blob.size
         else { return nil }
         return [UInt8](data)
+    }
+}
+
+/// The inline copy at the end of a record, decoded without the JSON parser (see ``RemoteTier/parse(_:)``).
+enum InlineBase64 {
+    private static let marker = Array(#","inline":""#.utf8)
+
+    /// `0...63` for a base64 character, `0xFF` for anything else.
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+            table[Int(character)] = UInt8(value)
+        }
+        return table
+    }()
+
+    /// The record without its last member (closed again: `{…}`) and that member's decoded bytes, when the record
+    /// ends with `,"inline":"BASE64"}` in canonical base64 (padded, zero trailing bits); else `nil`.
+    static func split(_ record: [UInt8]) -> (members: [UInt8], inline: [UInt8])? {
+        let count = record.count
+        guard count >= marker.count + 3, record[count - 1] == UInt8(ascii: "}"), record[count - 2] == UInt8(ascii: "\"")
+        else { return nil }
+        // The marker's last quote opens the string, which holds no quote of its own: search back for it.
+        var open = count - 3
+        while open >= 0, record[open] != UInt8(ascii: "\"") { open -= 1 }
+        let start = open + 1 - marker.count
+        guard start > 0, Array(record[start...open]) == marker,
+            let inline = decode(record[(open + 1)..<(count - 2)])
+        else { return nil }
+        return (Array(record[..<start]) + [UInt8(ascii: "}")], inline)
+    }
+
+    /// Canonical, padded base64 (the encoder's output), or `nil`.
+    static func decode(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+        guard text.count % 4 == 0 else { return nil }
+        if text.isEmpty { return [] }
+        let padding = text.last == UInt8(ascii: "=") ? (text.dropLast().last == UInt8(ascii: "=") ? 2 : 1) : 0
+        let size = text.count / 4 * 3 - padding
+        var valid = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { output, initialized in
+            text.withUnsafeBufferPointer { input in
+                values.withUnsafeBufferPointer { table in
+                    var written = 0
+                    var index = 0
+                    while index < input.count {
+                        let last = index + 4 == input.count
+                        let a = table[Int(input[index])]
+                        let b = table[Int(input[index + 1])]
+                        let c = last && padding == 2 ? 0 : table[Int(input[index + 2])]
+                        let d = last && padding >= 1 ? 0 : table[Int(input[index + 3])]
+                        if (a | b | c | d) & 0xC0 != 0 {
+                            valid = false
+                            break
+                        }
+                        let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                        let produced = last ? 3 - padding : 3
+                        // Bits past the last byte must be zero (canonical): else the whole parser decides.
+                        if last, padding > 0, group & (padding == 2 ? 0xFFFF : 0xFF) != 0 {
+                            valid = false
+                            break
+                        }
+                        output[written] = UInt8(truncatingIfNeeded: group >> 16)
+                        if produced > 1 { output[written + 1] = UInt8(truncatingIfNeeded: group >> 8) }
+                        if produced > 2 { output[written + 2] = UInt8(truncatingIfNeeded: group) }
+                        written += produced
+                        index += 4
+                    }
+                    initialized = valid ? written : 0
+                }
+            }
+        }
+        return valid ? bytes : nil
     }
 }
