@@ -1,6 +1,7 @@
 public import AssetStore
 public import Findings
 import FoundationEssentials
+import Glibc
 public import HTTPFetch
 import StrictJSON
 
@@ -58,14 +59,14 @@ public final class RemoteTier: Sendable {
     /// The record's entry and the blob bytes it carries inline (`nil`: none, or not base64), from one parse.
     ///
     /// A record as ``record(url:entry:inline:)`` writes it ends with its inline copy, `,"inline":"BASE64"}`: then only
-    /// the members before it go through the JSON parser and the base64 is decoded by ``InlineBase64`` straight from
-    /// the record's bytes (a 16 KiB blob is a 22 KB string, most of the record). Anything else — another layout, a
-    /// second `inline` member, a character or padding that is not canonical base64 — is parsed whole, as before.
+    /// the members before it go through the JSON parser, and the base64 (a 16 KiB blob is a 22 KB string, most of the
+    /// record) is decoded straight from the record's bytes by the same decoder (``InlineMember``). Anything else —
+    /// another layout, an escape in the string, a second `inline` member, text that is not base64 — is parsed whole.
     static func parse(_ bytes: [UInt8]) -> (entry: StoreEntry, inline: [UInt8]?)? {
-        if let (members, inline) = InlineBase64.split(bytes), let parsed = parseWhole(members), parsed.inline == nil,
-            !parsed.hasInline
+        if let (members, text) = InlineMember.split(bytes), let inline = Data(base64Encoded: Data(text)),
+            let parsed = parseWhole(members), !parsed.hasInline
         {
-            return (parsed.entry, inline)
+            return (parsed.entry, [UInt8](inline))
         }
         return parseWhole(bytes).map { ($0.entry, $0.inline) }
     }
@@ -259,74 +260,35 @@ public final class RemoteTier: Sendable {
     }
 }
 
-/// The inline copy at the end of a record, decoded without the JSON parser (see ``RemoteTier/parse(_:)``).
-enum InlineBase64 {
+/// The inline copy at the end of a record, found without the JSON parser (see ``RemoteTier/parse(_:)``).
+enum InlineMember {
     private static let marker = Array(#","inline":""#.utf8)
 
-    /// `0...63` for a base64 character, `0xFF` for anything else.
-    private static let values: [UInt8] = {
-        var table = [UInt8](repeating: 0xFF, count: 256)
-        for (value, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
-            table[Int(character)] = UInt8(value)
-        }
-        return table
-    }()
-
-    /// The record without its last member (closed again: `{…}`) and that member's decoded bytes, when the record
-    /// ends with `,"inline":"BASE64"}` in canonical base64 (padded, zero trailing bits); else `nil`.
-    static func split(_ record: [UInt8]) -> (members: [UInt8], inline: [UInt8])? {
+    /// The record without its last member (closed again: `{…}`) and that member's string, when the record ends with
+    /// `,"inline":"…"}` and the string has no quote or escape; else `nil`.
+    static func split(_ record: [UInt8]) -> (members: [UInt8], text: ArraySlice<UInt8>)? {
         let count = record.count
         guard count >= marker.count + 3, record[count - 1] == UInt8(ascii: "}"), record[count - 2] == UInt8(ascii: "\"")
         else { return nil }
-        // The marker's last quote opens the string, which holds no quote of its own: search back for it.
-        var open = count - 3
-        while open >= 0, record[open] != UInt8(ascii: "\"") { open -= 1 }
-        let start = open + 1 - marker.count
-        guard start > 0, Array(record[start...open]) == marker,
-            let inline = decode(record[(open + 1)..<(count - 2)])
-        else { return nil }
-        return (Array(record[..<start]) + [UInt8(ascii: "}")], inline)
+        // The first `,"inline":"` outside a string (inside one its quotes would be escaped) starts the member; the
+        // string that follows must run, unescaped, to the end.
+        guard let start = firstMarker(in: record) else { return nil }
+        let text = start + marker.count
+        let plain = record.withUnsafeBytes { bytes in
+            memchr(bytes.baseAddress! + text, Int32(UInt8(ascii: "\"")), count - 2 - text) == nil
+                && memchr(bytes.baseAddress! + text, Int32(UInt8(ascii: "\\")), count - 2 - text) == nil
+        }
+        guard plain else { return nil }
+        return (Array(record[..<start]) + [UInt8(ascii: "}")], record[text..<(count - 2)])
     }
 
-    /// Canonical, padded base64 (the encoder's output), or `nil`.
-    static func decode(_ text: ArraySlice<UInt8>) -> [UInt8]? {
-        guard text.count % 4 == 0 else { return nil }
-        if text.isEmpty { return [] }
-        let padding = text.last == UInt8(ascii: "=") ? (text.dropLast().last == UInt8(ascii: "=") ? 2 : 1) : 0
-        let size = text.count / 4 * 3 - padding
-        var valid = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { output, initialized in
-            text.withUnsafeBufferPointer { input in
-                values.withUnsafeBufferPointer { table in
-                    var written = 0
-                    var index = 0
-                    while index < input.count {
-                        let last = index + 4 == input.count
-                        let a = table[Int(input[index])]
-                        let b = table[Int(input[index + 1])]
-                        let c = last && padding == 2 ? 0 : table[Int(input[index + 2])]
-                        let d = last && padding >= 1 ? 0 : table[Int(input[index + 3])]
-                        if (a | b | c | d) & 0xC0 != 0 {
-                            valid = false
-                            break
-                        }
-                        let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                        let produced = last ? 3 - padding : 3
-                        // Bits past the last byte must be zero (canonical): else the whole parser decides.
-                        if last, padding > 0, group & (padding == 2 ? 0xFFFF : 0xFF) != 0 {
-                            valid = false
-                            break
-                        }
-                        output[written] = UInt8(truncatingIfNeeded: group >> 16)
-                        if produced > 1 { output[written + 1] = UInt8(truncatingIfNeeded: group >> 8) }
-                        if produced > 2 { output[written + 2] = UInt8(truncatingIfNeeded: group) }
-                        written += produced
-                        index += 4
-                    }
-                    initialized = valid ? written : 0
-                }
-            }
+    private static func firstMarker(in record: [UInt8]) -> Int? {
+        let last = record.count - marker.count - 2
+        guard last > 0 else { return nil }
+        for start in 1...last
+        where record[start] == marker[0] && record[start..<(start + marker.count)].elementsEqual(marker) {
+            return start
         }
-        return valid ? bytes : nil
+        return nil
     }
 }
