@@ -552,7 +552,10 @@ final class TransferContext {
                 return true
             }
             do {
-                try sink.begin(contentLength: nil)
+                // The declared size lets the sink allocate once; one over the limit is left to the count below,
+                // which tells a body cut off for its size from a sink that failed.
+                let declared = handle.info(.contentLength).flatMap { $0 >= 0 ? Int($0) : nil }
+                try sink.begin(contentLength: declared.flatMap { $0 <= (transfer.maxBytes ?? .max) ? $0 : nil })
             } catch {
                 sinkFailure = "\(error)"
                 return false

@@ -321,10 +321,9 @@ public final class AssetRetriever: Sendable {
     /// usual with what the batch found, so the remote is never asked twice for a record.
     private func settleFromRemote(_ unique: [AssetRequest], _ take: (Int, Settled) -> Void) async {
         guard let remote, let store, offline || isWritable(store) else { return }
-        let candidates = unique.indices.filter { index in
-            if case .some(.none) = try? store.lookup(unique[index].url) { return true }
-            return false  // stored (or unreadable): the usual path decides
-        }
+        // URLs the store has an entry for (or that it cannot look up) take the usual path.
+        guard let stored = try? store.lookup(unique.map(\.url)) else { return }
+        let candidates = unique.indices.filter { stored[$0] == nil }
         guard !candidates.isEmpty else { return }
         func read(_ start: Int) -> Task<[[UInt8]?], Never> {
             let urls = candidates[start..<min(start + Self.remoteBatch, candidates.count)].map { unique[$0].url }
