@@ -258,11 +258,12 @@ public final class AssetRetriever: Sendable {
     {
         let urls = requests.map(\.url)
         var firstIndex: [String: Int] = [:]
-        var unique: [AssetRequest] = []
+        var once: [AssetRequest] = []
         for request in requests where firstIndex[request.url] == nil {
-            firstIndex[request.url] = unique.count
-            unique.append(request)
+            firstIndex[request.url] = once.count
+            once.append(request)
         }
+        let unique = once
         var results = [RetrievedAsset?](repeating: nil, count: unique.count)
         var snapshot = ProgressSnapshot(total: unique.count)
         func done(_ index: Int, _ asset: RetrievedAsset) {
@@ -272,30 +273,32 @@ public final class AssetRetriever: Sendable {
             if !asset.isOK { snapshot.failed += 1 }
             progress?(snapshot)
         }
-        var hints: [Int: RemoteTier.Prefetched] = [:]
-        await settleFromRemote(unique) { index, settled in
-            switch settled {
-            case .served(let asset): done(index, asset)
-            case .hint(let hint): hints[index] = hint
-            }
-        }
-        let rest = unique.indices.filter { results[$0] == nil }
+        // The remote's batch phase runs alongside: what it serves is done, what it cannot (a miss, a blob to read, a
+        // stale entry) starts its own retrieval at once, within the window, while later batches are still read.
+        let (settled, feed) = AsyncStream<(Int, Settled?)>.makeStream()
+        async let settling: Void = settleFromRemote(unique, feed)
         await withTaskGroup(of: (Int, RetrievedAsset).self) { group in
-            var next = 0
-            func startNext() {
-                guard next < rest.count else { return }
-                let index = rest[next]
+            var running = 0
+            for await (index, outcome) in settled {
+                let hint: RemoteTier.Prefetched?
+                switch outcome {
+                case .served(let asset)?:
+                    done(index, asset)
+                    continue
+                case .hint(let found)?: hint = found
+                case nil: hint = nil
+                }
+                if running == Self.window, let (finished, asset) = await group.next() {
+                    done(finished, asset)
+                    running -= 1
+                }
                 let request = unique[index]
-                let hint = hints[index]
-                next += 1
                 group.addTask { (index, await self.retrieve(request, prefetched: hint)) }
+                running += 1
             }
-            for _ in 0..<min(Self.window, rest.count) { startNext() }
-            for await (index, asset) in group {
-                done(index, asset)
-                startNext()
-            }
+            for await (index, asset) in group { done(index, asset) }
         }
+        await settling
         return recordsFlushed(urls.map { results[firstIndex[$0]!]! })
     }
 
@@ -319,10 +322,21 @@ public final class AssetRetriever: Sendable {
     /// several at once — no task, no continuation, no request of its own. The rest (a miss, a blob to read from
     /// `/cas/`, a stale entry to revalidate, a damaged inline copy) go through ``retrieve(_:)-(AssetRequest)`` as
     /// usual with what the batch found, so the remote is never asked twice for a record.
-    private func settleFromRemote(_ unique: [AssetRequest], _ take: (Int, Settled) -> Void) async {
-        guard let remote, let store, offline || isWritable(store) else { return }
-        // URLs the store has an entry for (or that it cannot look up) take the usual path.
-        guard let stored = try? store.lookup(unique.map(\.url)) else { return }
+    ///
+    /// Every index of `unique` reaches `feed` once — first those it leaves to the usual path (`nil`), then each
+    /// candidate as its batch is settled — and `feed` is finished.
+    private func settleFromRemote(
+        _ unique: [AssetRequest], _ feed: AsyncStream<(Int, Settled?)>.Continuation
+    ) async {
+        defer { feed.finish() }
+        guard let remote, let store, offline || isWritable(store),
+            let stored = try? store.lookup(unique.map(\.url))  // (a store it cannot look up: the usual path says so)
+        else {
+            for index in unique.indices { feed.yield((index, nil)) }
+            return
+        }
+        // URLs the store has an entry for take the usual path, at once.
+        for index in unique.indices where stored[index] != nil { feed.yield((index, nil)) }
         let candidates = unique.indices.filter { stored[$0] == nil }
         guard !candidates.isEmpty else { return }
         func read(_ start: Int) -> Task<[[UInt8]?], Never> {
@@ -357,7 +371,7 @@ public final class AssetRetriever: Sendable {
                     }
                 }
                 for await settled in group {
-                    for (index, outcome) in settled { take(index, outcome) }
+                    for (index, outcome) in settled { feed.yield((index, outcome)) }
                 }
             }
         }
