@@ -83,6 +83,49 @@ final class BatchChannel<Outcome: Sendable>: Sendable {
     }
 }
 
+/// Batch outcomes staged on a loop's thread until they are handed over (``flush()``) in groups of at least
+/// ``group``, or once the oldest has waited ``delay`` seconds, or when no transfer runs: each hand-over wakes the
+/// batch's task on another thread — the core nginx or other work would use — so one per poll round (~2,000 for 10,000
+/// small files) was measurable, while ~10 ms is nothing to a progress bar.
+struct BatchStaging<Outcome: Sendable> {
+    static var group: Int { 64 }
+    static var delay: Double { 0.01 }
+    private var staged: [(channel: BatchChannel<Outcome>, outcomes: [(Int, Outcome)])] = []
+    private var count = 0
+    /// When the oldest staged outcome was staged.
+    private var since = 0.0
+
+    /// Stages the outcome of member `index` of `channel`'s batch.
+    mutating func stage(_ outcome: Outcome, index: Int, for channel: BatchChannel<Outcome>) {
+        if count == 0 { since = now() }
+        count += 1
+        if let last = staged.indices.last, staged[last].channel === channel {
+            staged[last].outcomes.append((index, outcome))
+        } else if let position = staged.firstIndex(where: { $0.channel === channel }) {
+            staged[position].outcomes.append((index, outcome))
+        } else {
+            staged.append((channel, [(index, outcome)]))
+        }
+    }
+
+    /// Whether to hand the staged outcomes over now, with `running` transfers still running.
+    func isDue(running: Int) -> Bool {
+        count > 0 && (count >= Self.group || running == 0 || now() - since >= Self.delay)
+    }
+
+    /// When the staged outcomes must be handed over at the latest (monotonic seconds), or `nil` with none staged.
+    var due: Double? { count > 0 ? since + Self.delay : nil }
+
+    /// Hands every staged outcome to its batch's waiting task.
+    mutating func flush() {
+        guard count > 0 else { return }
+        let batches = staged
+        staged = []
+        count = 0
+        for batch in batches { batch.channel.deliver(batch.outcomes) }
+    }
+}
+
 /// The multi handle's address, for `curl_multi_wakeup` from other threads.
 ///
 /// `@unchecked Sendable`: `curl_multi_wakeup` is documented as callable from any thread, and ``Mailbox``
@@ -170,17 +213,8 @@ final class EngineLoop: @unchecked Sendable {
     private var freeHashers: [SHA256Hasher] = []
     private var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
     private var stopping = false
-    /// Batch outcomes not handed over yet, by ``flushBatches()`` (usually one batch at a time).
-    private var staged: [(channel: BatchChannel<FetchOutcome>, outcomes: [(Int, FetchOutcome)])] = []
-    private var stagedCount = 0
-    /// When the oldest staged outcome was staged.
-    private var stagedSince = 0.0
-    /// Batch outcomes are handed over in groups of at least this many, or once the oldest has waited
-    /// ``stagingDelay`` seconds, or when no transfer runs: each hand-over wakes the batch's task on another
-    /// thread — the core nginx or other work would use — so one per poll round (~2,000 for 10,000 small files)
-    /// was measurable, while ~10 ms is nothing to a progress bar.
-    private static let stagingGroup = 64
-    private static let stagingDelay = 0.01
+    /// Batch outcomes not handed over yet (usually one batch at a time).
+    private var staged = BatchStaging<FetchOutcome>()
 
     init(options: FetchOptions) throws(FetchEngineError) {
         EngineLoop.globalInit()
@@ -220,23 +254,8 @@ final class EngineLoop: @unchecked Sendable {
     static func globalInit() { _ = globalInitDone }
 
     func start() throws(FetchEngineError) {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        let argument = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(
-            &thread, &attributes,
-            { argument in
-                let loop = Unmanaged<EngineLoop>.fromOpaque(argument!).takeRetainedValue()
-                loop.run()
-                return nil
-            }, argument)
-        guard status == 0 else {
-            Unmanaged<EngineLoop>.fromOpaque(argument).release()
-            throw FetchEngineError("cannot start the engine thread: error \(status)")
-        }
+        let status = DetachedThread.start { self.run() }
+        guard status == 0 else { throw FetchEngineError("cannot start the engine thread: error \(status)") }
     }
 
     // MARK: The loop
@@ -251,11 +270,7 @@ final class EngineLoop: @unchecked Sendable {
             curl_multi_perform(multi.pointer, &running)
             processCompletions()
             startQueued()
-            if stagedCount > 0,
-                stagedCount >= Self.stagingGroup || activeCount == 0 || now() - stagedSince >= Self.stagingDelay
-            {
-                flushBatches()
-            }
+            if staged.isDue(running: activeCount) { staged.flush() }
             // A handle added (or re-added for a redirect or fallback) since the perform has curl's timeout at 0,
             // so this returns at once and the next perform starts it — one perform per wait, as the curl tool
             // does. (Performing again straight away instead polled every running transfer's socket once more for
@@ -265,42 +280,25 @@ final class EngineLoop: @unchecked Sendable {
         }
         for command in mailbox.close() { handle(command) }
         cancelEverything()
-        flushBatches()
+        staged.flush()
         multi.cleanup()  // the mailbox is closed, so no thread can call curl_multi_wakeup on it any more
         for waiter in shutdownWaiters { waiter.resume() }
         shutdownWaiters = []
     }
 
-    /// Resumes a single caller at once; a batch member's outcome is staged for ``flushBatches()``.
+    /// Resumes a single caller at once; a batch member's outcome is staged.
     private func deliver(_ outcome: FetchOutcome, to delivery: Delivery) {
         switch delivery {
         case .single(let continuation):
             continuation.resume(returning: outcome)
         case .batch(let channel, let index):
-            if stagedCount == 0 { stagedSince = now() }
-            stagedCount += 1
-            if let last = staged.indices.last, staged[last].channel === channel {
-                staged[last].outcomes.append((index, outcome))
-            } else if let position = staged.firstIndex(where: { $0.channel === channel }) {
-                staged[position].outcomes.append((index, outcome))
-            } else {
-                staged.append((channel, [(index, outcome)]))
-            }
+            staged.stage(outcome, index: index, for: channel)
         }
-    }
-
-    /// Hands every staged batch outcome to its batch's waiting task.
-    private func flushBatches() {
-        guard stagedCount > 0 else { return }
-        let batches = staged
-        staged = []
-        stagedCount = 0
-        for batch in batches { batch.channel.deliver(batch.outcomes) }
     }
 
     private func pollTimeout() -> Int32 {
         var due = delayed.map(\.due).min()
-        if stagedCount > 0 { due = min(due ?? .infinity, stagedSince + Self.stagingDelay) }  // hand them over in time
+        if let handOver = staged.due { due = min(due ?? .infinity, handOver) }  // hand them over in time
         if options.hostRate != nil, let next = hostsWithQueue.lazy.map(\.nextStart).min() {
             due = min(due ?? .infinity, next)  // a host held back by --host-rate starts its next transfer on time
         }
@@ -602,12 +600,8 @@ final class EngineLoop: @unchecked Sendable {
 
     /// Handles every finished hop curl reports (a redirect or fallback re-adds its handle for the next perform).
     private func processCompletions() {
-        var remaining: Int32 = 0
-        while let message = curl_multi_info_read(multi.pointer, &remaining) {
-            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
-            let code = message.pointee.data.result
-            curl_multi_remove_handle(multi.pointer, handle)
-            guard let flight = activeByHandle.removeValue(forKey: handle) else { continue }
+        multi.removeFinished { handle, code in
+            guard let flight = activeByHandle.removeValue(forKey: handle) else { return }
             completed(flight, code: code)
         }
     }

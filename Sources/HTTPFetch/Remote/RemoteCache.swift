@@ -349,22 +349,8 @@ final class WorkerPool: Sendable {
 
     init(threads: Int, options: RemoteCacheOptions) {
         self.options = options
-        for _ in 0..<threads {
-            let box = Unmanaged.passRetained(queue).toOpaque()
-            var attributes = pthread_attr_t()
-            pthread_attr_init(&attributes)
-            pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-            var thread = pthread_t()
-            let status = pthread_create(
-                &thread, &attributes,
-                { argument in
-                    let queue = Unmanaged<JobQueue>.fromOpaque(argument!).takeRetainedValue()
-                    queue.work()
-                    return nil
-                }, box)
-            pthread_attr_destroy(&attributes)
-            if status != 0 { Unmanaged<JobQueue>.fromOpaque(box).release() }
-        }
+        let queue = self.queue
+        for _ in 0..<threads { _ = DetachedThread.start { queue.work() } }
     }
 
     func enqueue(_ job: @escaping Job) { queue.push(job) }

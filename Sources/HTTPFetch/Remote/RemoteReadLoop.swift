@@ -59,13 +59,8 @@ final class RemoteReadLoop: @unchecked Sendable {
     /// The response every read gets once the loop tripped (the first failure's), or at shutdown.
     private var failure: Response?
     private var stopping = false
-    private var staged: [(channel: BatchChannel<Response>, responses: [(Int, Response)])] = []
-    private var stagedCount = 0
-    private var stagedSince = 0.0
-    /// Batch responses are handed over in groups of at least this many, or once the oldest waited
-    /// ``stagingDelay`` seconds, or when nothing runs (the engine's rule, ``EngineLoop``).
-    private static let stagingGroup = 64
-    private static let stagingDelay = 0.01
+    /// Batch responses not handed over yet (in groups, as the engine's).
+    private var staged = BatchStaging<Response>()
 
     /// Creates the multi handle and starts the thread; `nil` when libcurl or the system cannot provide them.
     init?(options: RemoteCacheOptions) {
@@ -78,23 +73,7 @@ final class RemoteReadLoop: @unchecked Sendable {
         let connections = max(1, options.readConnections)
         multi.set(.maxTotalConnections, connections)
         multi.set(.maxConnects, max(connections * 2, 16))
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        let argument = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(
-            &thread, &attributes,
-            { argument in
-                let loop = Unmanaged<RemoteReadLoop>.fromOpaque(argument!).takeRetainedValue()
-                loop.run()
-                return nil
-            }, argument)
-        if status != 0 {
-            Unmanaged<RemoteReadLoop>.fromOpaque(argument).release()
-            return nil
-        }
+        guard DetachedThread.start({ self.run() }) == 0 else { return nil }
     }
 
     /// Whether the loop stopped reading (a failure, or ``trip()``).
@@ -117,19 +96,15 @@ final class RemoteReadLoop: @unchecked Sendable {
             curl_multi_perform(multi.pointer, &running)
             processCompletions()
             startQueued()
-            if stagedCount > 0,
-                stagedCount >= Self.stagingGroup || active.isEmpty || now() - stagedSince >= Self.stagingDelay
-            {
-                flushStaged()
-            }
+            if staged.isDue(running: active.count) { staged.flush() }
             var numfds: Int32 = 0
-            let timeout = stagedCount > 0 ? Int32(max(0, (stagedSince + Self.stagingDelay - now()) * 1000) + 1) : 1000
+            let timeout = staged.due.map { Int32(max(0, min(1, $0 - now())) * 1000) + 1 } ?? 1000
             curl_multi_poll(multi.pointer, nil, 0, timeout, &numfds)
         }
         failure = failure ?? Response(status: 0, errorText: "the remote cache client was shut down")
         for command in mailbox.close() { handle(command) }
         stopAll()
-        flushStaged()
+        staged.flush()
         multi.cleanup()  // the mailbox is closed, so no thread can call curl_multi_wakeup on it any more
     }
 
@@ -176,12 +151,8 @@ final class RemoteReadLoop: @unchecked Sendable {
     }
 
     private func processCompletions() {
-        var remaining: Int32 = 0
-        while let message = curl_multi_info_read(multi.pointer, &remaining) {
-            guard message.pointee.msg == CURLMSG_DONE, let pointer = message.pointee.easy_handle else { continue }
-            let code = message.pointee.data.result
-            curl_multi_remove_handle(multi.pointer, pointer)
-            guard let done = active.removeValue(forKey: pointer) else { continue }
+        multi.removeFinished { pointer, code in
+            guard let done = active.removeValue(forKey: pointer) else { return }
             let response = RemoteTransfers.response(done.handle, code: code, context: done.context)
             done.context.close()
             if freeHandles.count < max(1, options.readConnections) { freeHandles.append(done.handle) }
@@ -217,23 +188,7 @@ final class RemoteReadLoop: @unchecked Sendable {
         case .single(let done):
             done(response)
         case .batch(let channel, let index):
-            if stagedCount == 0 { stagedSince = now() }
-            stagedCount += 1
-            if let last = staged.indices.last, staged[last].channel === channel {
-                staged[last].responses.append((index, response))
-            } else if let position = staged.firstIndex(where: { $0.channel === channel }) {
-                staged[position].responses.append((index, response))
-            } else {
-                staged.append((channel, [(index, response)]))
-            }
+            staged.stage(response, index: index, for: channel)
         }
-    }
-
-    private func flushStaged() {
-        guard stagedCount > 0 else { return }
-        let batches = staged
-        staged = []
-        stagedCount = 0
-        for batch in batches { batch.channel.deliver(batch.responses) }
     }
 }
