@@ -275,26 +275,28 @@ public final class AssetRetriever: Sendable {
         }
         // The remote's batch phase runs alongside: what it serves is done, what it cannot (a miss, a blob to read, a
         // stale entry) starts its own retrieval at once, within the window, while later batches are still read.
-        let (settled, feed) = AsyncStream<(Int, Settled?)>.makeStream()
+        let (settled, feed) = AsyncStream<[(Int, Settled?)]>.makeStream()
         async let settling: Void = settleFromRemote(unique, feed)
         await withTaskGroup(of: (Int, RetrievedAsset).self) { group in
             var running = 0
-            for await (index, outcome) in settled {
-                let hint: RemoteTier.Prefetched?
-                switch outcome {
-                case .served(let asset)?:
-                    done(index, asset)
-                    continue
-                case .hint(let found)?: hint = found
-                case nil: hint = nil
+            for await items in settled {
+                for (index, outcome) in items {
+                    let hint: RemoteTier.Prefetched?
+                    switch outcome {
+                    case .served(let asset)?:
+                        done(index, asset)
+                        continue
+                    case .hint(let found)?: hint = found
+                    case nil: hint = nil
+                    }
+                    if running == Self.window, let (finished, asset) = await group.next() {
+                        done(finished, asset)
+                        running -= 1
+                    }
+                    let request = unique[index]
+                    group.addTask { (index, await self.retrieve(request, prefetched: hint)) }
+                    running += 1
                 }
-                if running == Self.window, let (finished, asset) = await group.next() {
-                    done(finished, asset)
-                    running -= 1
-                }
-                let request = unique[index]
-                group.addTask { (index, await self.retrieve(request, prefetched: hint)) }
-                running += 1
             }
             for await (index, asset) in group { done(index, asset) }
         }
@@ -326,17 +328,17 @@ public final class AssetRetriever: Sendable {
     /// Every index of `unique` reaches `feed` once — first those it leaves to the usual path (`nil`), then each
     /// candidate as its batch is settled — and `feed` is finished.
     private func settleFromRemote(
-        _ unique: [AssetRequest], _ feed: AsyncStream<(Int, Settled?)>.Continuation
+        _ unique: [AssetRequest], _ feed: AsyncStream<[(Int, Settled?)]>.Continuation
     ) async {
         defer { feed.finish() }
         guard let remote, let store, offline || isWritable(store),
             let stored = try? store.lookup(unique.map(\.url))  // (a store it cannot look up: the usual path says so)
         else {
-            for index in unique.indices { feed.yield((index, nil)) }
+            feed.yield(unique.indices.map { ($0, nil) })
             return
         }
         // URLs the store has an entry for take the usual path, at once.
-        for index in unique.indices where stored[index] != nil { feed.yield((index, nil)) }
+        feed.yield(unique.indices.filter { stored[$0] != nil }.map { ($0, nil) })
         let candidates = unique.indices.filter { stored[$0] == nil }
         guard !candidates.isEmpty else { return }
         func read(_ start: Int) -> Task<[[UInt8]?], Never> {
@@ -371,7 +373,7 @@ public final class AssetRetriever: Sendable {
                     }
                 }
                 for await settled in group {
-                    for (index, outcome) in settled { feed.yield((index, outcome)) }
+                    feed.yield(settled)
                 }
             }
         }
