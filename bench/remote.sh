@@ -12,7 +12,9 @@
 #       store each) vs one process, fresh stores, no remote.
 # Leaves hyperfine JSON exports and side files in RESULTS for bench/report.py.
 #
-# Environment: BENCH_FILES (10000), BENCH_CONCURRENCY (16: `--concurrency N --host-concurrency N`, `--parallel-max N`).
+# Environment: BENCH_FILES (10000), BENCH_CONCURRENCY (16: `--concurrency N --host-concurrency N`, `--parallel-max N`),
+# BENCH_REMOTE_ITEMS ("g1 g2 g3": which measurements to run; the remote is warmed whatever the choice, e.g. `g2` alone
+# while working on the remote's read path).
 set -euo pipefail
 
 bin="$1"
@@ -21,6 +23,8 @@ results="$3"
 runs="$4"
 files="${BENCH_FILES:-10000}"
 n="${BENCH_CONCURRENCY:-16}"
+items=" ${BENCH_REMOTE_ITEMS:-g1 g2 g3} "
+wanted() { [[ "$items" == *" $1 "* ]]; }
 
 rm -rf "$work"
 mkdir -p "$work/origin/s" "$work/cache" "$work/logs" "$work/tmp"
@@ -108,7 +112,7 @@ rm -rf "$work/store"
     python3 -c "$summary" >"$results/g-second-summary.txt"
 sleep 0.2  # nginx writes the log line after the response
 awk '{ n++; bytes += $2 } END { printf "%d %d\n", n, bytes }' "$work/logs/origin.log" >"$results/g-second-origin.txt"
-measure g1 --runs "$runs" --warmup 1 \
+wanted g1 && measure g1 --runs "$runs" --warmup 1 \
     --prepare "rm -rf $work/store $work/cache/ci" \
     -n "first runner: empty store, empty remote" \
     "$bin prefetch $work/feed.json --store $work/store --remote-cache $remote $net > /dev/null" \
@@ -121,7 +125,7 @@ echo "==> g2. $files blobs from the remote vs curl --parallel"
 find "$work/cache/ci/cas" -type f -printf "url = \"$remote/cas/%f\"\noutput = \"/dev/null\"\n" >"$work/cas.curl"
 find "$work/cache/ci/ac" -type f -printf "url = \"$remote/ac/%f\"\noutput = \"/dev/null\"\n" >"$work/ac.curl"
 cat "$work/ac.curl" "$work/cas.curl" >"$work/both.curl"
-measure g2 --runs "$runs" --warmup 1 \
+wanted g2 && measure g2 --runs "$runs" --warmup 1 \
     -n "curl --parallel --parallel-max $n, /cas/ only" "curl -s --fail --parallel --parallel-max $n -K $work/cas.curl" \
     -n "curl --parallel --parallel-max $n, /ac/ + /cas/" "curl -s --fail --parallel --parallel-max $n -K $work/both.curl" \
     --prepare "rm -rf $work/store" \
@@ -140,11 +144,11 @@ two=\$!
 wait \$one
 wait \$two
 EOF
-for i in 1 2; do
+wanted g3 && for i in 1 2; do
     "$bin" prefetch "$work/feed.json" --store "$work/shard-$i" --shard "$i/2" $net --format json |
         python3 -c "$summary"
 done >"$results/g-shards-summary.txt"
-measure g3 --runs "$runs" --warmup 1 \
+wanted g3 && measure g3 --runs "$runs" --warmup 1 \
     --prepare "rm -rf $work/store" \
     -n "one process" "$bin prefetch $work/feed.json --store $work/store $net > /dev/null" \
     --prepare "rm -rf $work/shard-1 $work/shard-2" \

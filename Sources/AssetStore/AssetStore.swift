@@ -223,6 +223,12 @@ public final class AssetStore: Sendable {
         try withIndex { $0.entries[url]?.entry }
     }
 
+    /// The newest entry of each URL (`nil` for one not recorded), in order: one look at the log for all of them,
+    /// where a ``lookup(_:)`` per URL checks the log for news every time.
+    public func lookup(_ urls: [String]) throws(StoreError) -> [StoreEntry?] {
+        try withIndex { state in urls.map { state.entries[$0]?.entry } }
+    }
+
     /// Every indexed URL with its entry and last access, sorted by URL.
     public func list() throws(StoreError) -> [StoredURL] {
         try withIndex { state in

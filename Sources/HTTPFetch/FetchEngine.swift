@@ -88,7 +88,7 @@ public final class FetchEngine: Sendable {
         guard !urls.isEmpty else { return [] }
         let count = urls.count
         let firstID = nextID.add(UInt64(count), ordering: .relaxed).newValue - UInt64(count) + 1
-        let channel = BatchChannel()
+        let channel = BatchChannel<FetchOutcome>()
         let loop = self.loop
         return await withTaskCancellationHandler {
             guard

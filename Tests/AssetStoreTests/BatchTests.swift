@@ -29,6 +29,24 @@ struct BatchTests {
         #expect(try writer.verify().isSpotless)
     }
 
+    /// Many URLs looked up at once give what one lookup each gives, another process's appends included.
+    @Test func aLookupOfManyURLsAnswersAsOneLookupEach() throws {
+        let directory = TemporaryDirectory()
+        let writer = try AssetStore(directory: directory.path, batching: Self.manual)
+        let other = try AssetStore(directory: directory.path)
+        let blobs = try (0..<4).map { try ingest(writer, url: "https://b.test/\($0)", [UInt8($0)]) }
+        let theirs = try ingest(other, url: "https://b.test/theirs", [7])
+        try writer.remove("https://b.test/2")
+        let urls = [
+            "https://b.test/3", "https://b.test/none", "https://b.test/0", "https://b.test/2",
+            "https://b.test/theirs", "https://b.test/0",
+        ]
+        let many = try writer.lookup(urls)
+        #expect(try many == urls.map { try writer.lookup($0) })
+        #expect(many.map { $0?.blob } == [blobs[3], nil, blobs[0], nil, theirs, blobs[0]])
+        #expect(try writer.lookup([]).isEmpty)
+    }
+
     @Test func waitingRecordsStayOnTopOfWhatOthersAppendMeanwhile() throws {
         let directory = TemporaryDirectory()
         let writer = try AssetStore(directory: directory.path, batching: Self.manual)

@@ -85,6 +85,40 @@ import Testing
         for result in [first, second] { #expect(!Self.everything(result).contains("REMOTESECRET")) }
     }
 
+    /// More assets than one batch of record reads (``AssetRetriever``'s `remoteBatch`, 512): fresh small ones settled
+    /// in the batch, larger ones read from `/cas/`, stale ones revalidated with origin — each record asked for once.
+    @Test func aWarmRemoteServesManyAssetsInBatchesAskingForEachRecordOnce() async throws {
+        let shared = try await Shared()
+        let fresh = (0..<1_100).map { "https://cdn.example.com/cache/max-age%3D3600/bytes/\(100 + $0)" }
+        let large = (0..<30).map { "https://cdn.example.com/cache/max-age%3D3600/bytes/\(20_000 + $0)" }
+        let stale = (0..<30).map { "https://cdn.example.com/bytes/\(5_000 + $0)" }
+        let campaign = try shared.origin.campaign(images: fresh + large + stale, name: "many.json")
+        let first = try await shared.origin.run([
+            "prefetch", campaign, "--store", shared.store("a"), "--remote-cache", shared.remote, "--format", "json",
+        ])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try JSON.parse(first.stdout)["summary"]?["fetched"] == 1_160)
+        let logged = try shared.nginx.accessLog().count
+        shared.origin.server.resetCounters()
+        let second = try await shared.origin.run([
+            "prefetch", campaign, "--store", shared.store("b"), "--remote-cache", shared.remote, "--format", "json",
+        ])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.isEmpty, "no remote warning")
+        let report = try JSON.parse(second.stdout)
+        #expect(report["summary"]?["fromRemote"] == 1_130)
+        let sources = (report["assets"]?.arrayValue ?? []).compactMap { $0["source"]?.stringValue }
+        #expect(sources.filter { $0 == "revalidated" }.count == 30, "the stale ones: a 304 from origin")
+        #expect(shared.origin.server.stats.bodyBytesSent == 0, "no body from origin")
+        #expect(shared.origin.server.stats.totalRequests == 30, "only the stale ones reached origin")
+        let requests = try shared.nginx.accessLog().dropFirst(logged)
+        #expect(requests.filter { $0.contains(" 200 GET /cache/ac/") }.count == 1_160, "each record read once")
+        #expect(requests.filter { $0.contains(" 200 GET /cache/cas/") }.count == 30, "only the large blobs")
+        let stored = try AssetStore(directory: shared.store("b")).list()
+        #expect(stored.count == 1_160)
+        #expect(try await CLI.run(["store", "verify", "--store", shared.store("b")]).status == 0)
+    }
+
     /// How a test damages a remote blob: one byte flipped (same size), bytes appended, bytes cut off.
     enum Damage: String, CaseIterable {
         case flip, append, truncate

@@ -1,3 +1,4 @@
+import FixtureServer
 import Foundation
 import HTTPFetch
 import TestSupport
@@ -59,5 +60,73 @@ struct RemoteCacheTests {
         #expect(cache.problem == nil, "a local read failure is not the remote's")
         #expect(await cache.get(.action("k1")) == nil, "no record without its blob")
         #expect(await cache.putNow(.action("k2"), body: .bytes([2])), "uploads still work")
+    }
+
+    @Test func aBatchReadAnswersEveryPathInOrderWithOneRequestEach() async throws {
+        let records = (0..<40).map { index in (RemoteCache.key("url \(index)"), Array("{\"n\":\(index)}".utf8)) }
+        // Every third record exists; the rest are misses. One oversized entry is no answer either.
+        var files: [String: [UInt8]] = [:]
+        for (index, (key, bytes)) in records.enumerated() where index % 3 == 0 { files["b/ac/" + key] = bytes }
+        files["b/ac/big"] = Array(repeating: 65, count: 5000)
+        let nginx = try await Nginx(files: files, mode: .webDAV(extra: ""))
+        let cache = RemoteCache(options: RemoteCacheOptions(url: nginx.url("b"), readConnections: 4))
+        let paths = records.map { RemotePath.action($0.0) } + [.action("big")]
+        let answers = await cache.getAll(paths, maxBytes: 1000)
+        #expect(answers.count == paths.count)
+        for (index, (_, bytes)) in records.enumerated() {
+            #expect(answers[index] == (index % 3 == 0 ? bytes : nil), "record \(index)")
+        }
+        #expect(answers.last == .some(nil), "an entry over maxBytes is not returned cut off")
+        #expect(cache.problem == nil, "misses and a too-large entry are not the remote's failure")
+        let gets = try nginx.accessLog().filter { $0.contains(" GET /b/ac/") }
+        #expect(gets.count == paths.count, "one request per path: \(gets.count)")
+        #expect(await cache.getAll([]) == [])
+        // The same loop still serves single and blocking reads.
+        #expect(await cache.get(.action(records[0].0)) == records[0].1)
+        let key = records[3].0
+        let blocking = await Task.detached { cache.getWaiting(.action(key)) }.value
+        #expect(blocking == records[3].1)
+    }
+
+    /// A remote that stalls: the first wave of reads times out, and nothing more is asked of it — the queued rest of
+    /// the batch, and every later read, answer at once without a request.
+    @Test func aFailingRemoteIsAskedNoMoreOnceAReadFailed() async throws {
+        let server = try FixtureServer(root: FileManager.default.temporaryDirectory.path, httpsPort: nil)
+        defer { server.stop() }
+        let cache = RemoteCache(
+            options: RemoteCacheOptions(url: server.url("/delay/8000/status/404"), timeout: 1, readConnections: 3))
+        let paths = (0..<30).map { RemotePath.action(RemoteCache.key("u\($0)")) }
+        let answers = await cache.getAll(paths)
+        #expect(answers.allSatisfy { $0 == nil })
+        #expect(cache.problem?.hasPrefix("GET /ac/… failed") == true, "\(cache.problem ?? "no problem")")
+        #expect(await cache.get(paths[0]) == nil)
+        #expect(
+            await cache.get(.blob(String(repeating: "c", count: 64)), into: MemorySink(), maxBytes: nil) == .unavailable
+        )
+        #expect(
+            server.stats.totalRequests <= 3, "only the first wave reached the remote: \(server.stats.totalRequests)")
+    }
+
+    /// Many batches and single reads at once from many tasks share the one loop; each gets its own answers.
+    @Test func concurrentBatchesGetTheirOwnAnswers() async throws {
+        var files: [String: [UInt8]] = [:]
+        for index in 0..<60 { files["c/ac/k\(index)"] = Array("record \(index)".utf8) }
+        let nginx = try await Nginx(files: files, mode: .webDAV(extra: ""))
+        let cache = RemoteCache(options: RemoteCacheOptions(url: nginx.url("c"), readConnections: 5))
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for batch in 0..<6 {
+                group.addTask {
+                    let indices = (0..<60).filter { $0 % 6 == batch } + [1000 + batch]
+                    let answers = await cache.getAll(indices.map { .action("k\($0)") })
+                    return zip(indices, answers).filter { index, answer in
+                        answer != (index < 60 ? Array("record \(index)".utf8) : nil)
+                    }.count
+                }
+                group.addTask { await cache.get(.action("k\(batch)")) == Array("record \(batch)".utf8) ? 0 : 1 }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+        #expect(cache.problem == nil)
     }
 }

@@ -167,6 +167,17 @@ final class MultiHandle {
 
     deinit { cleanup() }
 
+    /// Removes every easy handle curl reports finished and hands it to `body` with its result.
+    func removeFinished(_ body: (_ handle: UnsafeMutableRawPointer, _ result: CURLcode) -> Void) {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(pointer, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
+            let code = message.pointee.data.result
+            curl_multi_remove_handle(pointer, handle)
+            body(handle, code)
+        }
+    }
+
     @discardableResult
     func set(_ option: CurlMultiLongOption, _ value: Int) -> CURLMcode {
         ia_multi_setopt_long(pointer, option.id, value)

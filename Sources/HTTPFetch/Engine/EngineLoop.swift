@@ -6,7 +6,7 @@ import Synchronization
 /// Where one waiter's outcome goes: its own task's continuation, or its slot in a batch.
 enum Delivery: Sendable {
     case single(CheckedContinuation<FetchOutcome, Never>)
-    case batch(BatchChannel, index: Int)
+    case batch(BatchChannel<FetchOutcome>, index: Int)
 }
 
 /// A request handed from a caller's task to the engine thread.
@@ -26,7 +26,7 @@ struct BatchSubmission: Sendable {
     let firstID: UInt64
     let kind: FetchKind
     let urls: [String]
-    let channel: BatchChannel
+    let channel: BatchChannel<FetchOutcome>
 }
 
 enum Command: Sendable {
@@ -41,17 +41,18 @@ enum Command: Sendable {
 /// Outcomes of one batch, handed from the engine thread to the one task waiting for them a poll round at a
 /// time: one resume per round instead of one per transfer, and none while the task is still busy with the
 /// previous round's outcomes. Unlike `AsyncStream`, cancelling the waiting task does not close it: the engine
-/// still delivers every member's (then `cancelled`) outcome, so none is lost.
-final class BatchChannel: Sendable {
+/// still delivers every member's (then `cancelled`) outcome, so none is lost. (The remote cache's read loop hands
+/// its batch responses over the same way.)
+final class BatchChannel<Outcome: Sendable>: Sendable {
     private struct State {
-        var ready: [(Int, FetchOutcome)] = []
-        var waiter: CheckedContinuation<[(Int, FetchOutcome)], Never>?
+        var ready: [(Int, Outcome)] = []
+        var waiter: CheckedContinuation<[(Int, Outcome)], Never>?
     }
     private let state = Mutex(State())
 
     /// From the engine thread: hands over `outcomes` (index in the batch, outcome).
-    func deliver(_ outcomes: [(Int, FetchOutcome)]) {
-        let resume: (CheckedContinuation<[(Int, FetchOutcome)], Never>, [(Int, FetchOutcome)])? = state.withLock {
+    func deliver(_ outcomes: [(Int, Outcome)]) {
+        let resume: (CheckedContinuation<[(Int, Outcome)], Never>, [(Int, Outcome)])? = state.withLock {
             state in
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -67,9 +68,9 @@ final class BatchChannel: Sendable {
     }
 
     /// The outcomes delivered since the last call, waiting for some when there are none yet. One caller at a time.
-    func next() async -> [(Int, FetchOutcome)] {
+    func next() async -> [(Int, Outcome)] {
         await withCheckedContinuation { continuation in
-            let ready: [(Int, FetchOutcome)]? = state.withLock { state in
+            let ready: [(Int, Outcome)]? = state.withLock { state in
                 guard !state.ready.isEmpty else {
                     state.waiter = continuation
                     return nil
@@ -82,6 +83,49 @@ final class BatchChannel: Sendable {
     }
 }
 
+/// Batch outcomes staged on a loop's thread until they are handed over (``flush()``) in groups of at least
+/// ``group``, or once the oldest has waited ``delay`` seconds, or when no transfer runs: each hand-over wakes the
+/// batch's task on another thread — the core nginx or other work would use — so one per poll round (~2,000 for 10,000
+/// small files) was measurable, while ~10 ms is nothing to a progress bar.
+struct BatchStaging<Outcome: Sendable> {
+    static var group: Int { 64 }
+    static var delay: Double { 0.01 }
+    private var staged: [(channel: BatchChannel<Outcome>, outcomes: [(Int, Outcome)])] = []
+    private var count = 0
+    /// When the oldest staged outcome was staged.
+    private var since = 0.0
+
+    /// Stages the outcome of member `index` of `channel`'s batch.
+    mutating func stage(_ outcome: Outcome, index: Int, for channel: BatchChannel<Outcome>) {
+        if count == 0 { since = now() }
+        count += 1
+        if let last = staged.indices.last, staged[last].channel === channel {
+            staged[last].outcomes.append((index, outcome))
+        } else if let position = staged.firstIndex(where: { $0.channel === channel }) {
+            staged[position].outcomes.append((index, outcome))
+        } else {
+            staged.append((channel, [(index, outcome)]))
+        }
+    }
+
+    /// Whether to hand the staged outcomes over now, with `running` transfers still running.
+    func isDue(running: Int) -> Bool {
+        count > 0 && (count >= Self.group || running == 0 || now() - since >= Self.delay)
+    }
+
+    /// When the staged outcomes must be handed over at the latest (monotonic seconds), or `nil` with none staged.
+    var due: Double? { count > 0 ? since + Self.delay : nil }
+
+    /// Hands every staged outcome to its batch's waiting task.
+    mutating func flush() {
+        guard count > 0 else { return }
+        let batches = staged
+        staged = []
+        count = 0
+        for batch in batches { batch.channel.deliver(batch.outcomes) }
+    }
+}
+
 /// The multi handle's address, for `curl_multi_wakeup` from other threads.
 ///
 /// `@unchecked Sendable`: `curl_multi_wakeup` is documented as callable from any thread, and ``Mailbox``
@@ -91,8 +135,8 @@ struct MultiWakeup: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
 }
 
-/// Commands from any thread to the engine thread.
-final class Mailbox: Sendable {
+/// Commands from any thread to the engine thread (or the remote cache's read loop).
+final class Mailbox<Command: Sendable>: Sendable {
     private struct State {
         var commands: [Command] = []
         var closed = false
@@ -152,7 +196,7 @@ final class Mailbox: Sendable {
 /// `@unchecked Sendable`: after `init`, every stored property except ``mailbox`` (itself Sendable) is read
 /// and written only on the engine thread started by ``start()``; other threads talk to it through the mailbox.
 final class EngineLoop: @unchecked Sendable {
-    let mailbox: Mailbox
+    let mailbox: Mailbox<Command>
     private let options: FetchOptions
     private let multi: MultiHandle
     private let connectTo: CurlStringList?
@@ -169,17 +213,8 @@ final class EngineLoop: @unchecked Sendable {
     private var freeHashers: [SHA256Hasher] = []
     private var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
     private var stopping = false
-    /// Batch outcomes not handed over yet, by ``flushBatches()`` (usually one batch at a time).
-    private var staged: [(channel: BatchChannel, outcomes: [(Int, FetchOutcome)])] = []
-    private var stagedCount = 0
-    /// When the oldest staged outcome was staged.
-    private var stagedSince = 0.0
-    /// Batch outcomes are handed over in groups of at least this many, or once the oldest has waited
-    /// ``stagingDelay`` seconds, or when no transfer runs: each hand-over wakes the batch's task on another
-    /// thread — the core nginx or other work would use — so one per poll round (~2,000 for 10,000 small files)
-    /// was measurable, while ~10 ms is nothing to a progress bar.
-    private static let stagingGroup = 64
-    private static let stagingDelay = 0.01
+    /// Batch outcomes not handed over yet (usually one batch at a time).
+    private var staged = BatchStaging<FetchOutcome>()
 
     init(options: FetchOptions) throws(FetchEngineError) {
         EngineLoop.globalInit()
@@ -219,23 +254,8 @@ final class EngineLoop: @unchecked Sendable {
     static func globalInit() { _ = globalInitDone }
 
     func start() throws(FetchEngineError) {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        let argument = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(
-            &thread, &attributes,
-            { argument in
-                let loop = Unmanaged<EngineLoop>.fromOpaque(argument!).takeRetainedValue()
-                loop.run()
-                return nil
-            }, argument)
-        guard status == 0 else {
-            Unmanaged<EngineLoop>.fromOpaque(argument).release()
-            throw FetchEngineError("cannot start the engine thread: error \(status)")
-        }
+        let status = DetachedThread.start { self.run() }
+        guard status == 0 else { throw FetchEngineError("cannot start the engine thread: error \(status)") }
     }
 
     // MARK: The loop
@@ -250,11 +270,7 @@ final class EngineLoop: @unchecked Sendable {
             curl_multi_perform(multi.pointer, &running)
             processCompletions()
             startQueued()
-            if stagedCount > 0,
-                stagedCount >= Self.stagingGroup || activeCount == 0 || now() - stagedSince >= Self.stagingDelay
-            {
-                flushBatches()
-            }
+            if staged.isDue(running: activeCount) { staged.flush() }
             // A handle added (or re-added for a redirect or fallback) since the perform has curl's timeout at 0,
             // so this returns at once and the next perform starts it — one perform per wait, as the curl tool
             // does. (Performing again straight away instead polled every running transfer's socket once more for
@@ -264,42 +280,25 @@ final class EngineLoop: @unchecked Sendable {
         }
         for command in mailbox.close() { handle(command) }
         cancelEverything()
-        flushBatches()
+        staged.flush()
         multi.cleanup()  // the mailbox is closed, so no thread can call curl_multi_wakeup on it any more
         for waiter in shutdownWaiters { waiter.resume() }
         shutdownWaiters = []
     }
 
-    /// Resumes a single caller at once; a batch member's outcome is staged for ``flushBatches()``.
+    /// Resumes a single caller at once; a batch member's outcome is staged.
     private func deliver(_ outcome: FetchOutcome, to delivery: Delivery) {
         switch delivery {
         case .single(let continuation):
             continuation.resume(returning: outcome)
         case .batch(let channel, let index):
-            if stagedCount == 0 { stagedSince = now() }
-            stagedCount += 1
-            if let last = staged.indices.last, staged[last].channel === channel {
-                staged[last].outcomes.append((index, outcome))
-            } else if let position = staged.firstIndex(where: { $0.channel === channel }) {
-                staged[position].outcomes.append((index, outcome))
-            } else {
-                staged.append((channel, [(index, outcome)]))
-            }
+            staged.stage(outcome, index: index, for: channel)
         }
-    }
-
-    /// Hands every staged batch outcome to its batch's waiting task.
-    private func flushBatches() {
-        guard stagedCount > 0 else { return }
-        let batches = staged
-        staged = []
-        stagedCount = 0
-        for batch in batches { batch.channel.deliver(batch.outcomes) }
     }
 
     private func pollTimeout() -> Int32 {
         var due = delayed.map(\.due).min()
-        if stagedCount > 0 { due = min(due ?? .infinity, stagedSince + Self.stagingDelay) }  // hand them over in time
+        if let handOver = staged.due { due = min(due ?? .infinity, handOver) }  // hand them over in time
         if options.hostRate != nil, let next = hostsWithQueue.lazy.map(\.nextStart).min() {
             due = min(due ?? .infinity, next)  // a host held back by --host-rate starts its next transfer on time
         }
@@ -601,12 +600,8 @@ final class EngineLoop: @unchecked Sendable {
 
     /// Handles every finished hop curl reports (a redirect or fallback re-adds its handle for the next perform).
     private func processCompletions() {
-        var remaining: Int32 = 0
-        while let message = curl_multi_info_read(multi.pointer, &remaining) {
-            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
-            let code = message.pointee.data.result
-            curl_multi_remove_handle(multi.pointer, handle)
-            guard let flight = activeByHandle.removeValue(forKey: handle) else { continue }
+        multi.removeFinished { handle, code in
+            guard let flight = activeByHandle.removeValue(forKey: handle) else { return }
             completed(flight, code: code)
         }
     }

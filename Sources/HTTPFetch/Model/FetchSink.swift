@@ -62,7 +62,10 @@ public final class MemorySink: FetchSink {
 
     public func begin(contentLength: Int?) throws {
         if let contentLength, contentLength > capacity { throw SinkCapacityExceeded(limit: capacity) }
-        state.withLock { $0 = State() }
+        state.withLock { state in
+            state = State()
+            if let contentLength { state.bytes.reserveCapacity(contentLength) }  // one allocation, not one per chunk
+        }
     }
 
     public func write(_ chunk: UnsafeRawBufferPointer) throws {

@@ -69,8 +69,10 @@ public enum RemoteRead: Sendable, Hashable {
 }
 
 /// A client of a Bazel HTTP remote cache (bazel-remote, nginx WebDAV, a GCS bucket): `GET`/`PUT {url}/ac/{key}` and
-/// `{url}/cas/{sha256}`. Requests run on dedicated threads with one libcurl easy handle each (connections are kept
-/// alive per thread), reads and uploads on separate bounded pools so a backlog of uploads never delays a read.
+/// `{url}/cas/{sha256}`. Reads run on one thread with one libcurl multi handle (``RemoteReadLoop``: at most
+/// ``RemoteCacheOptions/readConnections`` at once, many handed over in one batch by ``getAll(_:maxBytes:)``);
+/// uploads on a separate bounded pool of threads with one easy handle each (connections kept alive per thread), so
+/// a backlog of uploads never delays a read.
 ///
 /// A remote is an optimisation, never a dependency: the first transport failure, timeout, `401`/`403` or `5xx` of a
 /// read disables the client for the rest of the run (every later call answers ``RemoteRead/unavailable`` at once);
@@ -79,7 +81,8 @@ public enum RemoteRead: Sendable, Hashable {
 public final class RemoteCache: Sendable {
     /// The options, as given.
     public let options: RemoteCacheOptions
-    private let readers: WorkerPool
+    /// `nil` when libcurl could not give it a multi handle or a thread: every read is then unavailable.
+    private let reader: RemoteReadLoop?
     private let uploaders: WorkerPool
     private let state = Mutex(Health())
 
@@ -96,12 +99,12 @@ public final class RemoteCache: Sendable {
     public init(options: RemoteCacheOptions) {
         EngineLoop.globalInit()
         self.options = options
-        readers = WorkerPool(threads: max(1, options.readConnections), options: options)
+        reader = RemoteReadLoop(options: options)
         uploaders = WorkerPool(threads: max(1, options.uploadConnections), options: options)
     }
 
     deinit {
-        readers.stop()
+        reader?.stop()
         uploaders.stop()
     }
 
@@ -129,56 +132,60 @@ public final class RemoteCache: Sendable {
     ///   as the asset's own limit).
     public func get(_ path: RemotePath, into sink: any FetchSink, maxBytes: Int?) async -> RemoteRead {
         if state.withLock({ $0.readsDisabled }) { return .unavailable }
-        let url = options.url + path.path
-        let response = await readers.run(Transfer(url: url, upload: nil, sink: sink, maxBytes: maxBytes))
+        let response = await read(Transfer(url: options.url + path.path, upload: nil, sink: sink, maxBytes: maxBytes))
         return classify(response, path: path)
     }
 
-    /// A small entry (an `/ac/` record) read whole into memory, up to `maxBytes` (default 1 MiB).
+    /// A small entry (an `/ac/` record) read whole into memory, up to `maxBytes` (default 1 MiB); `nil` on a miss,
+    /// a larger entry, or when the remote is unavailable.
     public func get(_ path: RemotePath, maxBytes: Int = 1 << 20) async -> [UInt8]? {
+        if state.withLock({ $0.readsDisabled }) { return nil }
         let sink = MemorySink(capacity: maxBytes)
-        guard case .hit = await get(path, into: sink, maxBytes: maxBytes) else { return nil }
+        return whole(await read(Self.memoryTransfer(options.url + path.path, sink, maxBytes)), sink, path: path)
+    }
+
+    /// Small entries (`/ac/` records) read whole into memory, as ``get(_:maxBytes:)`` each, handed to the read loop
+    /// in one batch: the responses come back in groups, not one hand-off per entry.
+    /// - Returns: one answer per path, in order (`nil`: a miss, a larger entry, or the remote is unavailable).
+    public func getAll(_ paths: [RemotePath], maxBytes: Int = 1 << 20) async -> [[UInt8]?] {
+        guard !paths.isEmpty else { return [] }
+        if state.withLock({ $0.readsDisabled }) { return paths.map { _ in nil } }
+        let sinks = paths.map { _ in MemorySink(capacity: maxBytes) }
+        let transfers = paths.indices.map { Self.memoryTransfer(options.url + paths[$0].path, sinks[$0], maxBytes) }
+        let channel = BatchChannel<Response>()
+        guard reader?.mailbox.post(.batch(transfers, channel)) == true else { return paths.map { _ in nil } }
+        var answers = [[UInt8]?](repeating: nil, count: paths.count)
+        var done = 0
+        while done < paths.count {
+            for (index, response) in await channel.next() {
+                answers[index] = whole(response, sinks[index], path: paths[index])
+                done += 1
+            }
+        }
+        return answers
+    }
+
+    /// A GET into memory; records are not hashed (nothing checks their digest: what they carry is verified).
+    private static func memoryTransfer(_ url: String, _ sink: MemorySink, _ maxBytes: Int) -> Transfer {
+        Transfer(url: url, upload: nil, sink: sink, maxBytes: maxBytes, hashing: false)
+    }
+
+    /// The bytes of an entry read whole into `sink`, or `nil`.
+    private func whole(_ response: Response, _ sink: MemorySink, path: RemotePath) -> [UInt8]? {
+        guard case .hit = classify(response, path: path), !response.oversized else { return nil }
         return sink.bytes
     }
 
-    /// The entry to read after a record (an asset's blob): where, into which sink, at most how many bytes.
-    public struct FollowUp: Sendable {
-        public var path: RemotePath
-        public var sink: any FetchSink
-        public var maxBytes: Int?
-
-        public init(path: RemotePath, sink: any FetchSink, maxBytes: Int?) {
-            self.path = path
-            self.sink = sink
-            self.maxBytes = maxBytes
+    /// Runs one read on the loop and waits for its response.
+    private func read(_ transfer: Transfer) async -> Response {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Response, Never>) in
+            let posted =
+                reader?.mailbox.post(.read(transfer, done: { continuation.resume(returning: $0) })) ?? false
+            if !posted { continuation.resume(returning: Self.notRunning) }
         }
     }
 
-    /// Reads a small record (as ``get(_:maxBytes:)``) and then, on the same worker thread without handing back in
-    /// between, the entry `follow` names from its bytes (`nil`: nothing more): one hand-off per asset instead of two.
-    /// - Returns: the record (`nil` on a miss or when the remote is unavailable) and what the follow-up read gave
-    ///   (`nil` when none was made).
-    public func get(
-        _ path: RemotePath, maxBytes: Int = 1 << 20, then follow: @escaping @Sendable ([UInt8]) -> FollowUp?
-    ) async -> (record: [UInt8]?, followed: RemoteRead?) {
-        if state.withLock({ $0.readsDisabled }) { return (nil, nil) }
-        let options = self.options
-        return await readers.run { [self] handle -> (record: [UInt8]?, followed: RemoteRead?) in
-            let sink = MemorySink(capacity: maxBytes)
-            let first = WorkerPool.perform(
-                handle, Transfer(url: options.url + path.path, upload: nil, sink: sink, maxBytes: maxBytes),
-                options: options)
-            guard case .hit = classify(first, path: path) else { return (nil, nil) }
-            let record = sink.bytes
-            guard let next = follow(record) else { return (record, nil) }
-            if state.withLock({ $0.readsDisabled }) { return (record, .unavailable) }
-            let second = WorkerPool.perform(
-                handle,
-                Transfer(url: options.url + next.path.path, upload: nil, sink: next.sink, maxBytes: next.maxBytes),
-                options: options)
-            return (record, classify(second, path: next.path))
-        }
-    }
+    private static let notRunning = Response(status: 0, errorText: "the remote cache client is not running")
 
     /// What a GET's response means; a remote that fails disables reads (and uploads) for the run.
     private func classify(_ response: Response, path: RemotePath) -> RemoteRead {
@@ -197,23 +204,24 @@ public final class RemoteCache: Sendable {
     }
 
     /// Like ``get(_:maxBytes:)`` for a synchronous caller (a verifier on one of `--jobs` cores, whose verdict cache
-    /// is a plain function): blocks the calling thread until the worker answers. The workers are the client's own
-    /// threads, never the Swift concurrency pool, so a blocked caller cannot starve them.
+    /// is a plain function): blocks the calling thread until the read loop answers. The loop is the client's own
+    /// thread, never the Swift concurrency pool, so a blocked caller cannot starve it.
     public func getWaiting(_ path: RemotePath, maxBytes: Int = 1 << 20) -> [UInt8]? {
         if state.withLock({ $0.readsDisabled }) { return nil }
         let sink = MemorySink(capacity: maxBytes)
-        let transfer = Transfer(url: options.url + path.path, upload: nil, sink: sink, maxBytes: maxBytes)
-        let options = self.options
         let answer = Mutex<Response?>(nil)
         let done = DispatchSemaphore(value: 0)
-        readers.enqueue { handle in
-            let response = WorkerPool.perform(handle, transfer, options: options)
-            answer.withLock { $0 = response }
-            done.signal()
-        }
-        done.wait()
-        guard let response = answer.withLock({ $0 }), case .hit = classify(response, path: path) else { return nil }
-        return sink.bytes
+        let transfer = Self.memoryTransfer(options.url + path.path, sink, maxBytes)
+        let posted =
+            reader?.mailbox.post(
+                .read(
+                    transfer,
+                    done: { response in
+                        answer.withLock { $0 = response }
+                        done.signal()
+                    })) ?? false
+        if posted { done.wait() }
+        return whole(answer.withLock { $0 } ?? Self.notRunning, sink, path: path)
     }
 
     // MARK: Uploads
@@ -289,6 +297,7 @@ public final class RemoteCache: Sendable {
             state.uploadsDisabled = true
             if state.problem == nil { state.problem = reason }
         }
+        if reads { reader?.trip() }
     }
 
     private static func reason(_ response: Response, doing method: String, path: RemotePath) -> String {
@@ -314,6 +323,8 @@ struct Transfer: Sendable {
     var upload: RemoteCache.Body?
     var sink: (any FetchSink)?
     var maxBytes: Int?
+    /// Whether the body's SHA-256 is computed (``Response/sha256`` is empty without).
+    var hashing = true
 }
 
 /// What came back: the HTTP status (0 for a transport failure, with curl's text), body size and hash.
@@ -338,22 +349,8 @@ final class WorkerPool: Sendable {
 
     init(threads: Int, options: RemoteCacheOptions) {
         self.options = options
-        for _ in 0..<threads {
-            let box = Unmanaged.passRetained(queue).toOpaque()
-            var attributes = pthread_attr_t()
-            pthread_attr_init(&attributes)
-            pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-            var thread = pthread_t()
-            let status = pthread_create(
-                &thread, &attributes,
-                { argument in
-                    let queue = Unmanaged<JobQueue>.fromOpaque(argument!).takeRetainedValue()
-                    queue.work()
-                    return nil
-                }, box)
-            pthread_attr_destroy(&attributes)
-            if status != 0 { Unmanaged<JobQueue>.fromOpaque(box).release() }
-        }
+        let queue = self.queue
+        for _ in 0..<threads { _ = DetachedThread.start { queue.work() } }
     }
 
     func enqueue(_ job: @escaping Job) { queue.push(job) }
@@ -376,6 +373,34 @@ final class WorkerPool: Sendable {
 
     /// One blocking transfer on `handle`.
     static func perform(_ handle: EasyHandle, _ transfer: Transfer, options: RemoteCacheOptions) -> Response {
+        let headers = CurlStringList(options.headers + ["Expect:"])
+        let context: TransferContext
+        switch RemoteTransfers.prepare(handle, transfer, options: options, headers: headers) {
+        case .success(let prepared): context = prepared
+        case .failure(let refusal): return refusal.response
+        }
+        defer { context.close() }
+        let code = handle.perform()
+        withExtendedLifetime(headers) {}
+        return RemoteTransfers.response(handle, code: code, context: context)
+    }
+}
+
+/// A transfer that could not be started: its response.
+struct TransferRefusal: Error {
+    let response: Response
+}
+
+/// Setting a transfer up on an easy handle and reading its response, shared by the upload pool's blocking transfers
+/// and the read loop's multi handle.
+enum RemoteTransfers {
+    /// Resets `handle` and sets every option `transfer` needs (the remote's timeouts, stall rule, CA file and
+    /// headers, callbacks into the returned context). Keep `headers` alive until the transfer is done.
+    /// - Returns: the transfer's context (close it when done), or the response of an upload whose body cannot be
+    ///   read.
+    static func prepare(
+        _ handle: EasyHandle, _ transfer: Transfer, options: RemoteCacheOptions, headers: CurlStringList?
+    ) -> Result<TransferContext, TransferRefusal> {
         handle.reset()
         handle.set(.url, transfer.url)
         handle.set(.noSignal, 1)
@@ -388,10 +413,8 @@ final class WorkerPool: Sendable {
         handle.set(.tcpKeepAlive, 1)
         if let caFile = options.caFile { handle.set(.caFile, caFile) }
         // No `Expect: 100-continue` round trip before a PUT body.
-        let headers = CurlStringList(options.headers + ["Expect:"])
         handle.set(.httpHeaders, headers)
         let context = TransferContext(handle: handle, transfer: transfer)
-        defer { context.close() }
         let pointer = Unmanaged.passUnretained(context).toOpaque()
         handle.setWriteFunction { data, size, count, user in
             let context = Unmanaged<TransferContext>.fromOpaque(user!).takeUnretainedValue()
@@ -401,7 +424,11 @@ final class WorkerPool: Sendable {
         handle.set(.writeData, pointer)
         if let upload = transfer.upload {
             guard let size = context.openUpload(upload) else {
-                return Response(status: 0, errorText: "cannot read the body to upload", localFailure: true)
+                context.close()
+                return .failure(
+                    TransferRefusal(
+                        response: Response(
+                            status: 0, errorText: "cannot read the body to upload", localFailure: true)))
             }
             handle.set(.upload, 1)
             handle.set(.inFileSize, Int64(size))
@@ -412,8 +439,11 @@ final class WorkerPool: Sendable {
             handle.set(.readData, pointer)
         }
         handle.clearError()
-        let code = handle.perform()
-        withExtendedLifetime(headers) {}
+        return .success(context)
+    }
+
+    /// What a finished transfer (curl's result `code`) answered; tells the sink.
+    static func response(_ handle: EasyHandle, code: CURLcode, context: TransferContext) -> Response {
         let status = handle.info(.responseCode) ?? 0
         if let failure = context.sinkFailure, (200..<300).contains(status) {
             return Response(status: status, bytes: context.bytes, failure: failure, oversized: context.oversized)
@@ -481,7 +511,7 @@ final class JobQueue: @unchecked Sendable {
 final class TransferContext {
     private let handle: EasyHandle
     private let transfer: Transfer
-    private let hasher = SHA256Hasher()
+    private let hasher: SHA256Hasher?
     private(set) var bytes = 0
     private var begun = false
     private var discarding = false
@@ -494,6 +524,7 @@ final class TransferContext {
     init(handle: EasyHandle, transfer: Transfer) {
         self.handle = handle
         self.transfer = transfer
+        hasher = transfer.hashing ? SHA256Hasher() : nil
     }
 
     /// A body chunk: to the sink on a 2xx, dropped otherwise (a 404 page is no blob).
@@ -507,7 +538,10 @@ final class TransferContext {
                 return true
             }
             do {
-                try sink.begin(contentLength: nil)
+                // The declared size lets the sink allocate once; one over the limit is left to the count below,
+                // which tells a body cut off for its size from a sink that failed.
+                let declared = handle.info(.contentLength).flatMap { $0 >= 0 ? Int($0) : nil }
+                try sink.begin(contentLength: declared.flatMap { $0 <= (transfer.maxBytes ?? .max) ? $0 : nil })
             } catch {
                 sinkFailure = "\(error)"
                 return false
@@ -526,14 +560,14 @@ final class TransferContext {
             sinkFailure = "\(error)"
             return false
         }
-        hasher.update(chunk)
+        hasher?.update(chunk)
         bytes += chunk.count
         return true
     }
 
     /// The outcome of a finished transfer; tells the sink (an empty 2xx body is begun here).
     func finish(status: Int) -> Response {
-        let digest = hasher.finalize()
+        let digest = hasher?.finalize() ?? ""
         if (200..<300).contains(status), transfer.upload == nil, let sink = transfer.sink {
             do {
                 if !begun { try sink.begin(contentLength: 0) }

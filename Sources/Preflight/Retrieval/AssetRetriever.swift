@@ -108,6 +108,12 @@ public final class AssetRetriever: Sendable {
     /// - Parameter request: the raw URL (secrets included) and the largest body accepted.
     /// - Returns: where the body came from, with findings; never throws.
     public func retrieve(_ request: AssetRequest) async -> RetrievedAsset {
+        await retrieve(request, prefetched: nil)
+    }
+
+    /// - Parameter prefetched: what a batch read of the remote's records found for this URL (``retrieveAll``), used
+    ///   instead of asking the remote again when the local store has no entry for it.
+    private func retrieve(_ request: AssetRequest, prefetched: RemoteTier.Prefetched?) async -> RetrievedAsset {
         let url = request.url
         let limit = request.maxBytes
         guard let store else {
@@ -183,7 +189,9 @@ public final class AssetRetriever: Sendable {
                         AssetFindingCode.storeDamaged,
                         "the stored copy of \(Redaction.redactURL(url)) was damaged (\(repair))", path: damage.path))
             }
-        } else if let served = await fromRemote(url, store: store, limit: limit, findings: &findings) {
+        } else if let served = await fromRemote(
+            url, store: store, limit: limit, findings: &findings, prefetched: prefetched)
+        {
             return served
         } else if offline {
             return RetrievedAsset(
@@ -204,11 +212,12 @@ public final class AssetRetriever: Sendable {
     /// Asks the remote cache for a URL the local store cannot serve: a hit is verified into the store; a fresh
     /// entry (or any entry offline) serves without an origin request, a stale one is revalidated with its validators
     /// (a `304` keeps the remote's body). `nil`: no remote, a miss, or a damaged remote blob (`findings` says so).
-    private func fromRemote(_ url: String, store: AssetStore, limit: Int?, findings: inout [Finding]) async
-        -> RetrievedAsset?
-    {
+    private func fromRemote(
+        _ url: String, store: AssetStore, limit: Int?, findings: inout [Finding],
+        prefetched: RemoteTier.Prefetched? = nil
+    ) async -> RetrievedAsset? {
         guard let remote, offline || isWritable(store) else { return nil }
-        switch await remote.pull(url, store: store, limit: limit) {
+        switch await remote.pull(url, store: store, limit: limit, prefetched: prefetched) {
         case .miss: return nil
         case .damaged(let finding):
             findings.append(finding)
@@ -249,33 +258,146 @@ public final class AssetRetriever: Sendable {
     {
         let urls = requests.map(\.url)
         var firstIndex: [String: Int] = [:]
-        var unique: [AssetRequest] = []
+        var once: [AssetRequest] = []
         for request in requests where firstIndex[request.url] == nil {
-            firstIndex[request.url] = unique.count
-            unique.append(request)
+            firstIndex[request.url] = once.count
+            once.append(request)
         }
+        let unique = once
         var results = [RetrievedAsset?](repeating: nil, count: unique.count)
         var snapshot = ProgressSnapshot(total: unique.count)
+        func done(_ index: Int, _ asset: RetrievedAsset) {
+            results[index] = asset
+            snapshot.done += 1
+            snapshot.bytes += asset.bytesFetched
+            if !asset.isOK { snapshot.failed += 1 }
+            progress?(snapshot)
+        }
+        // The remote's batch phase runs alongside: what it serves is done, what it cannot (a miss, a blob to read, a
+        // stale entry) starts its own retrieval at once, within the window, while later batches are still read.
+        let (settled, feed) = AsyncStream<[(Int, Settled?)]>.makeStream()
+        async let settling: Void = settleFromRemote(unique, feed)
         await withTaskGroup(of: (Int, RetrievedAsset).self) { group in
-            var next = 0
-            func startNext() {
-                guard next < unique.count else { return }
-                let index = next
-                let request = unique[index]
-                next += 1
-                group.addTask { (index, await self.retrieve(request)) }
+            var running = 0
+            for await items in settled {
+                for (index, outcome) in items {
+                    let hint: RemoteTier.Prefetched?
+                    switch outcome {
+                    case .served(let asset)?:
+                        done(index, asset)
+                        continue
+                    case .hint(let found)?: hint = found
+                    case nil: hint = nil
+                    }
+                    if running == Self.window, let (finished, asset) = await group.next() {
+                        done(finished, asset)
+                        running -= 1
+                    }
+                    let request = unique[index]
+                    group.addTask { (index, await self.retrieve(request, prefetched: hint)) }
+                    running += 1
+                }
             }
-            for _ in 0..<min(Self.window, unique.count) { startNext() }
-            for await (index, asset) in group {
-                results[index] = asset
-                snapshot.done += 1
-                snapshot.bytes += asset.bytesFetched
-                if !asset.isOK { snapshot.failed += 1 }
-                progress?(snapshot)
-                startNext()
+            for await (index, asset) in group { done(index, asset) }
+        }
+        await settling
+        return recordsFlushed(urls.map { results[firstIndex[$0]!]! })
+    }
+
+    // MARK: Many URLs from the remote at once
+
+    /// How many `/ac/` records one batch asks the remote for, and how many batches are handed to the remote's read
+    /// loop ahead of the one being settled (memory: that many batches of records, a few MB).
+    static let remoteBatch = 512
+    static let remoteBatchesAhead = 3
+
+    /// What the batch phase made of a URL: served (fresh, verified, stored), or what its own retrieval should know.
+    private enum Settled: Sendable {
+        case served(RetrievedAsset)
+        case hint(RemoteTier.Prefetched)
+    }
+
+    /// The remote's share of ``retrieveAll(_:progress:)-([AssetRequest],_)``: the records of every URL the local store
+    /// has no entry for are read in batches (``RemoteTier/records(for:)``: one hand-over to the remote's read loop
+    /// per batch, answers back in groups), and each whose blob rides inline (or is stored already) and that is fresh
+    /// (any, offline) is verified, stored and recorded here (``RemoteTier/settle(_:record:store:limit:accept:)``),
+    /// several at once — no task, no continuation, no request of its own. The rest (a miss, a blob to read from
+    /// `/cas/`, a stale entry to revalidate, a damaged inline copy) go through ``retrieve(_:)-(AssetRequest)`` as
+    /// usual with what the batch found, so the remote is never asked twice for a record.
+    ///
+    /// Every index of `unique` reaches `feed` once — first those it leaves to the usual path (`nil`), then each
+    /// candidate as its batch is settled — and `feed` is finished.
+    private func settleFromRemote(
+        _ unique: [AssetRequest], _ feed: AsyncStream<[(Int, Settled?)]>.Continuation
+    ) async {
+        defer { feed.finish() }
+        guard let remote, let store, offline || isWritable(store),
+            let stored = try? store.lookup(unique.map(\.url))  // (a store it cannot look up: the usual path says so)
+        else {
+            feed.yield(unique.indices.map { ($0, nil) })
+            return
+        }
+        // URLs the store has an entry for take the usual path, at once.
+        feed.yield(unique.indices.filter { stored[$0] != nil }.map { ($0, nil) })
+        let candidates = unique.indices.filter { stored[$0] == nil }
+        guard !candidates.isEmpty else { return }
+        func read(_ start: Int) -> Task<[[UInt8]?], Never> {
+            let urls = candidates[start..<min(start + Self.remoteBatch, candidates.count)].map { unique[$0].url }
+            return Task { await remote.records(for: urls) }
+        }
+        // Batches are read ahead (the loop starts each one's reads as soon as the one before frees a connection),
+        // so the connections stay busy while a batch is settled, and the tail of one overlaps the next.
+        var reading: [Task<[[UInt8]?], Never>] = []
+        var nextRead = 0
+        func readAhead() {
+            while reading.count < Self.remoteBatchesAhead, nextRead < candidates.count {
+                reading.append(read(nextRead))
+                nextRead += Self.remoteBatch
             }
         }
-        return recordsFlushed(urls.map { results[firstIndex[$0]!]! })
+        readAhead()
+        let lanes = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+        var start = 0
+        while !reading.isEmpty {
+            let batch = Array(candidates[start..<min(start + Self.remoteBatch, candidates.count)])
+            let records = await reading.removeFirst().value
+            start += Self.remoteBatch
+            readAhead()
+            let requests = batch.map { unique[$0] }
+            await withTaskGroup(of: [(Int, Settled)].self) { group in
+                for lane in 0..<lanes {
+                    group.addTask {
+                        stride(from: lane, to: batch.count, by: lanes).map { position in
+                            (batch[position], self.settle(requests[position], records[position], remote, store))
+                        }
+                    }
+                }
+                for await settled in group {
+                    feed.yield(settled)
+                }
+            }
+        }
+    }
+
+    /// One record of a batch: served when it needs nothing more (see ``settleFromRemote(_:_:)``).
+    private func settle(_ request: AssetRequest, _ record: [UInt8]?, _ remote: RemoteTier, _ store: AssetStore)
+        -> Settled
+    {
+        guard let record else { return .hint(.absent) }
+        let at = now()
+        let offline = self.offline
+        let settled = remote.settle(request.url, record: record, store: store, limit: request.maxBytes) { entry in
+            if offline { return true }
+            if case .fresh = entry.cacheDecision(at: at) { return true }
+            return false
+        }
+        switch settled {
+        case nil: return .hint(.record(record))
+        case .stored(let entry)?:
+            return .served(RetrievedAsset(url: request.url, source: .remote, entry: entry, store: store))
+        case .miss?: return .hint(.absent)
+        case .damaged(let finding)?: return .hint(.damaged(finding))
+        }
     }
 
     /// Flushes the store's batched records (see ``AssetStore/flush()``) and turns every asset whose record could not

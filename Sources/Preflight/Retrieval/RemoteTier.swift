@@ -1,15 +1,16 @@
 public import AssetStore
 public import Findings
 import FoundationEssentials
+import Glibc
 public import HTTPFetch
 import StrictJSON
-import Synchronization
 
 /// The shared remote store one level out from the local one (`--remote-cache`): the same content-addressed blobs
 /// under `/cas/{sha256}`, and one record per asset URL under `/ac/{sha256 of the URL}` — the local index record
 /// as JSON (``record(url:entry:)``), with the URL redacted: the record holds no secret, the key is a digest.
 ///
-/// Read path (``pull(_:store:limit:)``): the record, then the blob streamed into the local store and verified
+/// Read path (``pull(_:store:limit:prefetched:)``, or ``records(for:)`` and ``settle(_:record:store:limit:accept:)``
+/// for many URLs at once): the record, then the blob streamed into the local store and verified
 /// (size and SHA-256) before it is recorded locally; a blob that does not match is discarded (`store.remoteDamaged`)
 /// and the asset comes from origin. Write path (``push(_:entry:store:)``): blob first, then the record, in the
 /// background (``RemoteCache/put(_:)``).
@@ -56,7 +57,21 @@ public final class RemoteTier: Sendable {
     public static func entry(_ bytes: [UInt8]) -> StoreEntry? { parse(bytes)?.entry }
 
     /// The record's entry and the blob bytes it carries inline (`nil`: none, or not base64), from one parse.
+    ///
+    /// A record as ``record(url:entry:inline:)`` writes it ends with its inline copy, `,"inline":"BASE64"}`: then only
+    /// the members before it go through the JSON parser, and the base64 (a 16 KiB blob is a 22 KB string, most of the
+    /// record) is decoded straight from the record's bytes by the same decoder (``InlineMember``). Anything else —
+    /// another layout, an escape in the string, a second `inline` member, text that is not base64 — is parsed whole.
     static func parse(_ bytes: [UInt8]) -> (entry: StoreEntry, inline: [UInt8]?)? {
+        if let (members, text) = InlineMember.split(bytes), let inline = Data(base64Encoded: Data(text)),
+            let parsed = parseWhole(members), !parsed.hasInline
+        {
+            return (parsed.entry, [UInt8](inline))
+        }
+        return parseWhole(bytes).map { ($0.entry, $0.inline) }
+    }
+
+    private static func parseWhole(_ bytes: [UInt8]) -> (entry: StoreEntry, inline: [UInt8]?, hasInline: Bool)? {
         guard let value = try? JSON.parse(bytes, options: JSONParseOptions(maxDepth: 4)),
             value["schemaVersion"]?.numberValue?.intValue == 1,
             let sha256 = value["sha256"]?.stringValue, let size = value["size"]?.numberValue?.intValue,
@@ -69,7 +84,7 @@ public final class RemoteTier: Sendable {
             fetchedAt: Date(timeIntervalSince1970: Double(millis) / 1000),
             httpStatus: value["httpStatus"]?.numberValue?.intValue ?? 200)
         let inline = value["inline"]?.stringValue.flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) }
-        return (entry, inline)
+        return (entry, inline, value["inline"] != nil)
     }
 
     /// What the remote had for a URL.
@@ -82,45 +97,97 @@ public final class RemoteTier: Sendable {
         case damaged(Finding)
     }
 
+    /// What the remote's record for a URL was, read ahead of the asset's own retrieval (a batch of `/ac/` reads, see
+    /// ``records(for:)``) and not settled then.
+    public enum Prefetched: Sendable {
+        /// The record's bytes, still to be settled (its blob must be read, or it needs the origin first).
+        case record([UInt8])
+        /// No usable record (a miss, the remote unavailable, the local store's failure): use origin.
+        case absent
+        /// Its inline blob did not match (`store.remoteDamaged`): use origin.
+        case damaged(Finding)
+    }
+
+    /// The `/ac/` records of many URLs, read in one batch (``RemoteCache/getAll(_:maxBytes:)``): one answer per URL,
+    /// in order; `nil` for a miss or when the remote is unavailable.
+    public func records(for urls: [String]) async -> [[UInt8]?] {
+        await cache.getAll(urls.map { .action(Self.key($0)) })
+    }
+
     /// Looks `url` up in the remote and, on a hit, streams its blob into `store` and records it there.
-    /// - Parameter limit: the largest body accepted (a larger remote entry is a miss).
-    public func pull(_ url: String, store: AssetStore, limit: Int?) async -> Pull {
-        let key = Self.key(url)
-        // The record and its blob in one worker job: the blob's read starts as soon as the record is parsed.
-        let made = MadeSink()
-        let (_, followed) = await cache.get(.action(key)) { bytes -> RemoteCache.FollowUp? in
-            guard let (entry, inline) = Self.parse(bytes), limit.map({ entry.blob.size <= $0 }) ?? true else {
-                return nil
-            }
-            if case .intact? = try? store.path(entry.blob) {
-                // The same bytes are already stored (under another URL): only the record is new here.
-                made.read.withLock { $0 = (entry, nil) }
-                return nil
-            }
-            if let inline {
-                // A small blob inside its record: no second request.
-                made.inline.withLock { $0 = inline }
-                made.read.withLock { $0 = (entry, nil) }
-                return nil
-            }
-            let sink = StoreSink(store: store, limit: entry.blob.size)
-            made.read.withLock { $0 = (entry, sink) }
-            return RemoteCache.FollowUp(path: .blob(entry.blob.sha256), sink: sink, maxBytes: entry.blob.size)
+    /// - Parameters:
+    ///   - limit: the largest body accepted (a larger remote entry is a miss).
+    ///   - prefetched: the record as a batch read it (see ``records(for:)``), so it is not asked for again.
+    public func pull(_ url: String, store: AssetStore, limit: Int?, prefetched: Prefetched? = nil) async -> Pull {
+        let bytes: [UInt8]
+        switch prefetched {
+        case .absent?: return .miss
+        case .damaged(let finding)?: return .damaged(finding)
+        case .record(let record)?: bytes = record
+        case nil:
+            guard let record = await cache.get(.action(Self.key(url))) else { return .miss }
+            bytes = record
         }
-        guard let (entry, blobSink) = made.read.withLock({ $0 }) else { return .miss }
-        if let inline = made.inline.withLock({ $0 }) {
-            return storeInline(inline, url: url, entry: entry, store: store)
+        switch plan(bytes, store: store, limit: limit) {
+        case .unusable: return .miss
+        case .haveBlob(let entry): return recordOnly(url, entry: entry, store: store)
+        case .inline(let entry, let blob): return storeInline(blob, url: url, entry: entry, store: store)
+        case .readBlob(let entry): return await readBlob(url, entry: entry, store: store)
         }
-        guard let sink = blobSink else {
-            do throws(StoreError) {
-                try store.record(url: url, entry: entry)
-            } catch {
-                return .miss
-            }
-            return .stored(entry)
+    }
+
+    /// Settles a record read in a batch without any further request, when its blob is in the local store already or
+    /// rides inline and `accept` takes its entry (fresh, say): verified, stored and recorded as ``pull(_:store:limit:prefetched:)``
+    /// would. - Returns: `nil` when it needs the blob's own read or `accept` refused it (nothing was written).
+    public func settle(
+        _ url: String, record: [UInt8], store: AssetStore, limit: Int?, accept: (StoreEntry) -> Bool
+    ) -> Pull? {
+        switch plan(record, store: store, limit: limit) {
+        case .unusable: return .miss
+        case .haveBlob(let entry): return accept(entry) ? recordOnly(url, entry: entry, store: store) : nil
+        case .inline(let entry, let blob):
+            return accept(entry) ? storeInline(blob, url: url, entry: entry, store: store) : nil
+        case .readBlob: return nil
         }
-        guard let followed else { return .miss }
-        guard case .hit(let size, let sha256) = followed else {
+    }
+
+    /// What a record asks for.
+    private enum Plan {
+        /// Not a record (wrong schema, a bad digest), or its blob is over the limit: a miss.
+        case unusable
+        /// The same bytes are already stored (under another URL): only the record is new here, no blob is read.
+        case haveBlob(StoreEntry)
+        /// A small blob inside its record: no second request.
+        case inline(StoreEntry, [UInt8])
+        /// The blob must be read from `/cas/`.
+        case readBlob(StoreEntry)
+    }
+
+    private func plan(_ record: [UInt8], store: AssetStore, limit: Int?) -> Plan {
+        guard let (entry, inline) = Self.parse(record), limit.map({ entry.blob.size <= $0 }) ?? true else {
+            return .unusable
+        }
+        // An inline copy is stored without looking first: a commit that finds the same bytes stored keeps them (after
+        // checking them), so only a blob still to be read is worth looking for.
+        if let inline { return .inline(entry, inline) }
+        if case .intact? = try? store.path(entry.blob) { return .haveBlob(entry) }
+        return .readBlob(entry)
+    }
+
+    private func recordOnly(_ url: String, entry: StoreEntry, store: AssetStore) -> Pull {
+        do throws(StoreError) {
+            try store.record(url: url, entry: entry)
+        } catch {
+            return .miss
+        }
+        return .stored(entry)
+    }
+
+    /// `GET /cas/{sha256}` streamed into the store, verified (size and SHA-256) before it is recorded.
+    private func readBlob(_ url: String, entry: StoreEntry, store: AssetStore) async -> Pull {
+        let sink = StoreSink(store: store, limit: entry.blob.size)
+        let read = await cache.get(.blob(entry.blob.sha256), into: sink, maxBytes: entry.blob.size)
+        guard case .hit(let size, let sha256) = read else {
             sink.abort()
             return .miss
         }
@@ -163,19 +230,7 @@ public final class RemoteTier: Sendable {
                         + "SHA-256 \(blob.sha256) instead of \(entry.blob.size) bytes, \(entry.blob.sha256)): "
                         + "discarded, fetched from origin"))
         }
-        do throws(StoreError) {
-            try store.record(url: url, entry: entry)
-        } catch {
-            return .miss
-        }
-        return .stored(entry)
-    }
-
-    /// The record's entry and the blob sink the follow-up read made (on the remote's worker thread), for the commit;
-    /// no sink when the store already held the blob or the record carried it inline.
-    private final class MadeSink: Sendable {
-        let read = Mutex<(StoreEntry, StoreSink?)?>(nil)
-        let inline = Mutex<[UInt8]?>(nil)
+        return recordOnly(url, entry: entry, store: store)
     }
 
     /// Uploads an origin download: its blob (from the store), then its record. Returns at once.
@@ -202,5 +257,38 @@ public final class RemoteTier: Sendable {
             data.count == entry.blob.size
         else { return nil }
         return [UInt8](data)
+    }
+}
+
+/// The inline copy at the end of a record, found without the JSON parser (see ``RemoteTier/parse(_:)``).
+enum InlineMember {
+    private static let marker = Array(#","inline":""#.utf8)
+
+    /// The record without its last member (closed again: `{…}`) and that member's string, when the record ends with
+    /// `,"inline":"…"}` and the string has no quote or escape; else `nil`.
+    static func split(_ record: [UInt8]) -> (members: [UInt8], text: ArraySlice<UInt8>)? {
+        let count = record.count
+        guard count >= marker.count + 3, record[count - 1] == UInt8(ascii: "}"), record[count - 2] == UInt8(ascii: "\"")
+        else { return nil }
+        // The first `,"inline":"` outside a string (inside one its quotes would be escaped) starts the member; the
+        // string that follows must run, unescaped, to the end.
+        guard let start = firstMarker(in: record) else { return nil }
+        let text = start + marker.count
+        let plain = record.withUnsafeBytes { bytes in
+            memchr(bytes.baseAddress! + text, Int32(UInt8(ascii: "\"")), count - 2 - text) == nil
+                && memchr(bytes.baseAddress! + text, Int32(UInt8(ascii: "\\")), count - 2 - text) == nil
+        }
+        guard plain else { return nil }
+        return (Array(record[..<start]) + [UInt8(ascii: "}")], record[text..<(count - 2)])
+    }
+
+    private static func firstMarker(in record: [UInt8]) -> Int? {
+        let last = record.count - marker.count - 2
+        guard last > 0 else { return nil }
+        for start in 1...last
+        where record[start] == marker[0] && record[start..<(start + marker.count)].elementsEqual(marker) {
+            return start
+        }
+        return nil
     }
 }
