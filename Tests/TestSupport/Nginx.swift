@@ -139,6 +139,19 @@ public final class Nginx: Sendable {
         try String(contentsOfFile: directory + "/access.log", encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
+    /// The access log once it holds at least `count` lines, or as it is after `seconds`: nginx writes a request's
+    /// line when it finalizes the request, which can be just after the client has read the whole response (an
+    /// HTTP/2 stream's last line came 1 in 120 times after the engine had shut down).
+    public func accessLog(atLeast count: Int, within seconds: Double = 5) throws -> [String] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var log = try accessLog()
+        while log.count < count && Date() < deadline {
+            usleep(20_000)
+            log = try accessLog()
+        }
+        return log
+    }
+
     /// Stops nginx now (a remote that goes down mid-run); idempotent.
     public func stop() {
         // SIGKILL, not SIGTERM: nginx started by Foundation's Process keeps the spawning thread's blocked signal
