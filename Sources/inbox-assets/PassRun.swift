@@ -93,8 +93,10 @@ struct PassRunner: Sendable {
         // Files only: as many tasks as --jobs, each reading and verifying, with no gate (an actor hop before and
         // after every pass cost more than it saved). Downloads wait on the network, not a core: enough tasks for
         // the engine's --concurrency, with --jobs slots for the verification.
+        // In input order, a window of only --jobs passes left a task idle whenever it finished before the pass
+        // ahead of it (head-of-line blocking); a few outcomes held back cost nothing and keep every core busy.
         let slots = VerifySlots(jobs, gated: engine != nil)
-        let window = engine == nil ? max(jobs, 1) : max(jobs * 4, (engine?.options.concurrency ?? 0) * 2, 1)
+        let window = engine == nil ? max(jobs * 8, 1) : max(jobs * 4, (engine?.options.concurrency ?? 0) * 2, 1)
         await withTaskGroup(of: (Int, PassOutcome).self) { group in
             var next = 0
             var emitted = 0
