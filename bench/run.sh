@@ -112,6 +112,14 @@ measure d-verify-small --runs "$runs" --warmup 1 \
 measure d-verify-all --runs "$runs" --warmup 1 \
     -n "inbox-assets pass verify, one core" "taskset -c 0 $bin pass verify --trust $fleet_root $fleet_dir > /dev/null" \
     -n "inbox-assets pass verify --jobs $cores" "$bin pass verify --trust $fleet_root --jobs $cores $fleet_dir > /dev/null"
+# The same two commands as pairs taken back to back (one core, then every core), so that both halves of each ratio
+# meet the same load on a shared host: hyperfine runs all of one command before the other.
+: >"$results/d-pairs.txt"
+for _ in $(seq $(( runs + 2 ))); do
+    a=$(date +%s.%N); taskset -c 0 "$bin" pass verify --trust "$fleet_root" "$fleet_dir" >/dev/null
+    b=$(date +%s.%N); "$bin" pass verify --trust "$fleet_root" --jobs "$cores" "$fleet_dir" >/dev/null
+    c=$(date +%s.%N); echo "$a $b $c" >>"$results/d-pairs.txt"
+done
 measure d-audit --runs "$runs" -i --prepare "rm -rf $work/verdicts" \
     -n "pass audit --store, first run" "$bin pass audit --trust $fleet_root --store $work/verdicts $fleet_dir > /dev/null"
 "$bin" pass audit --trust "$fleet_root" --store "$work/verdicts" "$fleet_dir" >/dev/null || true
