@@ -7,6 +7,7 @@ import datetime
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 
@@ -308,8 +309,7 @@ speedup = fleet_one["median"] / verify_all["median"]
 speedup_best = fleet_one["min"] / verify_all["min"]
 pairs = [[float(v) for v in line.split()] for line in text("d-pairs.txt").splitlines()]
 pair_ratios = sorted((b - a) / (c - b) for a, b, c in pairs)
-pair_median = pair_ratios[len(pair_ratios) // 2] if len(pair_ratios) % 2 else sum(
-    pair_ratios[len(pair_ratios) // 2 - 1:len(pair_ratios) // 2 + 1]) / 2
+pair_median = statistics.median(pair_ratios)
 urls_results = load("d-urls")
 curl_urls = next(r for name, r in urls_results.items() if name.startswith("curl"))
 ours_urls = next(r for name, r in urls_results.items() if name.startswith("inbox-assets"))

@@ -24,36 +24,28 @@ public enum ResolveTextReport {
         output.append(contentsOf: text.utf8)
         text = ""
 
-        if let width, !run.cards.isEmpty {
-            // A terminal: the columns give way as check's do. (Piped, the table below streams every cell whole.)
-            var table = cardTable()
-            for card in run.cards {
-                let reason = card.degradeReason ?? (card.forced ? "forced" : "")
-                table.append(
-                    [
-                        card.id, card.profileName ?? "-", card.platform.rawValue, card.language ?? "-",
-                        change(card.requested, card.resolved), reason,
-                    ], tones: card.degraded ? degradedTones : plainTones)
-            }
-            output.append(contentsOf: table.render(style, width: width).utf8)
-            output.append(0x0A)
-        } else if !run.cards.isEmpty {
-            var table = TextTable(
-                header: ["CARD", "SDK", "PLATFORM", "LANG", "REQUESTED → RESOLVED", "REASON"], rows: run.cards.count)
+        if !run.cards.isEmpty {
+            // On a terminal (`width`) the columns give way as check's do; piped, the table streams every cell whole.
+            var fitted = width.map { _ in cardTable() }
+            var table = TextTable(header: header, rows: fitted == nil ? run.cards.count : 0)
             // Through the buffer: `for card in run.cards` (or `let card = run.cards[i]`) copies every card, a dozen
             // retains, to read six fields.
             run.cards.withUnsafeBufferPointer { cards in
                 for card in cards.indices {
                     let reason = cards[card].degradeReason ?? (cards[card].forced ? "forced" : "")
-                    table.append(
-                        [
-                            cards[card].id, cards[card].profileName ?? "-", cards[card].platform.rawValue,
-                            cards[card].language ?? "-", change(cards[card].requested, cards[card].resolved), reason,
-                        ],
-                        tones: cards[card].degraded ? degradedTones : plainTones)
+                    let cells = [
+                        cards[card].id, cards[card].profileName ?? "-", cards[card].platform.rawValue,
+                        cards[card].language ?? "-", change(cards[card].requested, cards[card].resolved), reason,
+                    ]
+                    let tones = cards[card].degraded ? degradedTones : plainTones
+                    if fitted != nil { fitted?.append(cells, tones: tones) } else { table.append(cells, tones: tones) }
                 }
             }
-            table.write(style, to: &output)
+            if let fitted {
+                output.append(contentsOf: fitted.render(style, width: width).utf8)
+            } else {
+                table.write(style, to: &output)
+            }
             output.append(0x0A)
         }
 
@@ -85,14 +77,15 @@ public enum ResolveTextReport {
         output.append(contentsOf: text.utf8)
     }
 
+    private static let header = ["CARD", "SDK", "PLATFORM", "LANG", "REQUESTED → RESOLVED", "REASON"]
+
     /// The card table's columns and how they give way to a narrow terminal: the ids lose their directory, the
     /// reason shortens, the ids lose their JSON path (`demo.json#…[11]`), then the reason shortens further. The
     /// kinds (`captioned → classic`) never shorten: they are what resolve is asked.
     static func cardTable() -> FittedTable {
         let (card, reason) = (0, 5)
         return FittedTable(
-            header: ["CARD", "SDK", "PLATFORM", "LANG", "REQUESTED → RESOLVED", "REASON"],
-            shortening: [.id, nil, nil, nil, nil, .end],
+            header: header, shortening: [.id, nil, nil, nil, nil, .end],
             steps: [
                 .shrink(column: card, to: 40), .shrink(column: reason, to: 30), .compactIDs(column: card),
                 .shrink(column: reason, to: 20), .shrink(column: reason, to: 10), .shrink(column: card, to: 12),

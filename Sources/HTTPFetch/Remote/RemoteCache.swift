@@ -461,8 +461,7 @@ final class JobQueue: @unchecked Sendable {
     // @unchecked: every field is read and written under `mutex` only.
     private var mutex = pthread_mutex_t()
     private var condition = pthread_cond_t()
-    private var jobs: [WorkerPool.Job] = []
-    private var head = 0
+    private var jobs = FIFO<WorkerPool.Job>()
     private var closed = false
 
     init() {
@@ -472,7 +471,7 @@ final class JobQueue: @unchecked Sendable {
 
     func push(_ job: @escaping WorkerPool.Job) {
         pthread_mutex_lock(&mutex)
-        jobs.append(job)
+        jobs.push(job)
         pthread_cond_signal(&condition)
         pthread_mutex_unlock(&mutex)
     }
@@ -487,17 +486,11 @@ final class JobQueue: @unchecked Sendable {
     private func take() -> WorkerPool.Job? {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
-        while head == jobs.count {
+        while true {
+            if let job = jobs.pop() { return job }
             if closed { return nil }
             pthread_cond_wait(&condition, &mutex)
         }
-        let job = jobs[head]
-        head += 1
-        if head > 1024, head * 2 > jobs.count {
-            jobs.removeFirst(head)
-            head = 0
-        }
-        return job
     }
 
     /// A worker thread's life: one easy handle, jobs until the queue closes.

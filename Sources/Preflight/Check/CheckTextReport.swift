@@ -192,5 +192,5 @@ public enum CheckTextReport {
         return parts.joined(separator: " ")
     }
 
-    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+    static func plural(_ count: Int, _ noun: String) -> String { ResolveTextReport.plural(count, noun) }
 }

@@ -307,9 +307,9 @@ public enum HTMLReport {
         let summary = report.summary
         out += "<p class=\"verdict \(summary.failing ? "bad" : "ok")\" data-failing=\"\(summary.failing)\">"
         if summary.failing {
-            out += "<b>Fails at --fail-on \(policy.rawValue)</b>: \(summary.failingCards) card"
-            out += "\(summary.failingCards == 1 ? "" : "s"), \(summary.failingFindings) finding"
-            out += summary.failingFindings == 1 ? "" : "s"
+            out += "<b>Fails at --fail-on \(policy.rawValue)</b>: "
+            out += CheckTextReport.plural(summary.failingCards, "card") + ", "
+            out += CheckTextReport.plural(summary.failingFindings, "finding")
         } else {
             out += "<b>Passes at --fail-on \(policy.rawValue)</b>"
         }

@@ -137,9 +137,11 @@ final class TrustAnchors: @unchecked Sendable {
         guard let seconds else { return ChainKey(certificates: certificates, time: nil) }
         guard let pinned = pinnedBoundaries, let own = Self.boundaries(of: certificates) else { return nil }
         var cell = TimeCell(before: 0, atOrBefore: 0)
-        for boundary in pinned + own {
-            if boundary < seconds { cell.before += 1 }
-            if boundary <= seconds { cell.atOrBefore += 1 }
+        for boundaries in [pinned, own] {
+            for boundary in boundaries {
+                if boundary < seconds { cell.before += 1 }
+                if boundary <= seconds { cell.atOrBefore += 1 }
+            }
         }
         return ChainKey(certificates: certificates, time: cell)
     }
