@@ -22,6 +22,8 @@ video_mb="${BENCH_VIDEO_MB:-1024}"
 messages="${BENCH_MESSAGES:-100000}"
 urls="${BENCH_URLS:-1000}"
 here="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=bench/nginx-common.sh
+. "$here/nginx-common.sh"
 
 rm -rf "$work"
 mkdir -p "$work/www/s" "$work/www/inbox" "$work/www/video" "$work/logs" "$work/tmp"
@@ -46,12 +48,7 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=127.0.0.1" \
     -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
 
 # MARK: nginx as this user, two free loopback ports
-read -r http_port https_port < <(python3 -c '
-import socket
-socks = [socket.socket() for _ in range(2)]
-for s in socks:
-    s.bind(("127.0.0.1", 0))
-print(*(s.getsockname()[1] for s in socks))')
+read -r http_port https_port < <(free_ports 2)
 cat >"$work/nginx.conf" <<EOF
 worker_processes 1;
 pid $work/nginx.pid;
@@ -63,16 +60,8 @@ http {
     # One line per request: c counts them, b sums the body bytes of the re-run.
     log_format bench '\$status \$body_bytes_sent \$request_method \$request_uri \$server_protocol';
     access_log $work/logs/access.log bench;
-    client_body_temp_path $work/tmp/body;
-    proxy_temp_path $work/tmp/proxy;
-    fastcgi_temp_path $work/tmp/fastcgi;
-    uwsgi_temp_path $work/tmp/uwsgi;
-    scgi_temp_path $work/tmp/scgi;
-    sendfile on;
+$(nginx_http_common "$work")
     tcp_nopush on;
-    # Never close a keep-alive connection or an HTTP/2 session on the clients mid-run.
-    keepalive_requests 1000000;
-    keepalive_timeout 60s;
     server {
         listen 127.0.0.1:$http_port;
         listen 127.0.0.1:$https_port ssl http2;

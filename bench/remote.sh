@@ -7,7 +7,8 @@
 #   g1. a first runner (empty local store, empty remote) vs a second runner (empty local store, warm remote): wall
 #       time, and the origin body bytes of the second (from the origin's access log: must be 0);
 #   g2. the second runner's remote download of FILES small blobs vs curl --parallel fetching the same /cas/ URLs
-#       (and the /ac/ + /cas/ pairs the runner asks for) from the same nginx;
+#       (and the /ac/ + /cas/ pairs the runner asks for) from the same nginx: whole commands (hyperfine), and the
+#       download phase alone as nginx's access log saw it (`$msec`, `$request_time`; bench/download-window.py);
 #   g3. prefetch of the FILES-message feed as N = 2 sharded processes at once (`--shard 1/2`, `--shard 2/2`, one
 #       store each) vs one process, fresh stores, no remote.
 # Leaves hyperfine JSON exports and side files in RESULTS for bench/report.py.
@@ -16,6 +17,9 @@
 # BENCH_REMOTE_ITEMS ("g1 g2 g3": which measurements to run; the remote is warmed whatever the choice, e.g. `g2` alone
 # while working on the remote's read path).
 set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=bench/nginx-common.sh
+. "$here/nginx-common.sh"
 
 bin="$1"
 work="$2/remote"
@@ -29,15 +33,10 @@ wanted() { [[ "$items" == *" $1 "* ]]; }
 rm -rf "$work"
 mkdir -p "$work/origin/s" "$work/cache" "$work/logs" "$work/tmp"
 
-python3 "$(dirname "$0")/gen-pngs.py" 15 "$work/origin/s/g-{:05d}.png:$files"
+python3 "$here/gen-pngs.py" 15 "$work/origin/s/g-{:05d}.png:$files"
 du -sb "$work/origin/s" | cut -f1 >"$results/g-bytes.txt"
 
-read -r origin_port cache_port < <(python3 -c '
-import socket
-socks = [socket.socket() for _ in range(2)]
-for s in socks:
-    s.bind(("127.0.0.1", 0))
-print(*(s.getsockname()[1] for s in socks))')
+read -r origin_port cache_port < <(free_ports 2)
 cat >"$work/nginx.conf" <<EOF
 worker_processes 1;
 master_process off;  # one process as this user: the WebDAV server writes the cache directory itself
@@ -47,15 +46,8 @@ events { worker_connections 1024; }
 http {
     types { image/png png; }
     default_type application/octet-stream;
-    log_format bench '\$status \$body_bytes_sent \$request_method \$request_uri';
-    client_body_temp_path $work/tmp/body;
-    proxy_temp_path $work/tmp/proxy;
-    fastcgi_temp_path $work/tmp/fastcgi;
-    uwsgi_temp_path $work/tmp/uwsgi;
-    scgi_temp_path $work/tmp/scgi;
-    sendfile on;
-    keepalive_requests 1000000;
-    keepalive_timeout 60s;
+    log_format bench '\$status \$body_bytes_sent \$request_method \$request_uri \$msec \$request_time';
+$(nginx_http_common "$work")
     server {
         listen 127.0.0.1:$origin_port;
         access_log $work/logs/origin.log bench;
@@ -131,6 +123,15 @@ wanted g2 && measure g2 --runs "$runs" --warmup 1 \
     --prepare "rm -rf $work/store" \
     -n "inbox-assets prefetch, warm remote (/ac/ + /cas/)" \
     "$bin prefetch $work/feed.json --store $work/store --remote-cache $remote $net > /dev/null"
+# The download phase as nginx saw it (bench/download-window.py), curl and the runner in turn, RUNS pairs: a
+# client's whole wall time holds its start and, for the runner, reading and resolving the feed before any request.
+window="python3 $here/download-window.py 1 $work/logs/cache.log"
+wanted g2 && for _ in $(seq "$runs"); do
+    echo "curl $($window "$work/no-store" curl -s --fail --parallel --parallel-max "$n" -K "$work/cas.curl")"
+    # shellcheck disable=SC2086  # $net is two options
+    echo "ours $($window "$work/store" "$bin" prefetch "$work/feed.json" --store "$work/store" \
+        --remote-cache "$remote" $net)"
+done >"$results/g2-windows.txt"
 
 # MARK: g3. sharded prefetch: N = 2 processes at once vs one process (fresh stores, no remote)
 echo "==> g3. prefetch as 2 shards at once vs one process"

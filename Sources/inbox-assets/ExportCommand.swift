@@ -1,6 +1,7 @@
 import ArgumentKit
 import AssetStore
 import Findings
+import Foundation
 import Preflight
 import StrictJSON
 
@@ -101,6 +102,7 @@ enum ExportCommand {
             Console.out(text)
         }
         let status = try run.finish()
-        return status == ExitCode.success && !missing.isEmpty ? ExitCode.findings : status
+        // Exits with the run alive, as prefetch does (see PrefetchCommand.run).
+        withExtendedLifetime(run) { exit(status == ExitCode.success && !missing.isEmpty ? ExitCode.findings : status) }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentKit
 import AssetStore
 import Findings
+import Foundation
 import HTTPFetch
 import InboxCards
 import Preflight
@@ -42,7 +43,10 @@ enum PrefetchCommand {
             Console.out(
                 RetrievalReport.text(run.assets, summary: run.summary, store: run.store.directory, style: style))
         }
-        return try run.finish()
+        let status = try run.finish()
+        // Everything is written (stdout is unbuffered). Exiting here, with the run still alive, skips freeing every
+        // asset, card and message one by one (as `resolve` does): memory the process gives back anyway.
+        withExtendedLifetime(run) { exit(status) }
     }
 }
 
@@ -58,6 +62,9 @@ struct Prefetch {
     var storeFinding: Finding?
     /// The `store.remoteUnavailable` warning when the remote cache could not be used.
     var remoteFinding: Finding?
+    /// The resolved run with its messages, kept for as long as this value lives: a caller that exits when done
+    /// never pays for tearing them down, and the retrieval does not wait for that either.
+    var resolved: ResolveJob.Outcome
 
     /// Runs the retrieval. Offline, only the store is read and nothing is requested.
     /// - Parameter requireWritableStore: `true` for `prefetch`, whose whole job is writing: a store that cannot be
@@ -85,7 +92,8 @@ struct Prefetch {
                 inputErrors.append(error.message)
             }
         }
-        let outcome = ResolveJob(options: options, readerOptions: limits.readerOptions).run(inputs)
+        let outcome = ResolveJob(options: options, readerOptions: limits.readerOptions).run(
+            inputs, keepingMessages: true)
         inputErrors += outcome.unusableInputs.map(\.description)
         let plan = AssetPlan.make(outcome.run.cards).sharded(shard)
 
@@ -134,11 +142,11 @@ struct Prefetch {
         await engine.shutdown()
         let remoteFinding = await NetworkOptions.finishRemote(remote)
         progress.finish()
-        assets = Self.unique(assets)
+        if invocation.flag("video") { assets = Self.unique(assets) }
         let summary = RetrievalSummary(assets, skippedVideos: invocation.flag("video") ? 0 : videos.count)
         return Prefetch(
             plan: plan, store: store, assets: assets, summary: summary, inputErrors: inputErrors,
-            storeFinding: retriever.storeFinding, remoteFinding: remoteFinding)
+            storeFinding: retriever.storeFinding, remoteFinding: remoteFinding, resolved: outcome)
     }
 
     /// Prints the input and store errors and maps the run to its exit code: 2 for an unusable input or a store

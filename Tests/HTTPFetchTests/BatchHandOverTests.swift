@@ -74,7 +74,10 @@ struct BatchHandOverTests {
             }
         }
         let stats = harness.server.stats
-        #expect(stats.maxConcurrentRequests <= 4)
+        // The server counts a request until its thread is back from writing the response, while the client may
+        // already have read it and sent the next one: under load the count can run one ahead of the client's 4
+        // (a host limit that did not hold would show the global 8).
+        #expect(stats.maxConcurrentRequests <= 4 + 1)
         if kind == .get {
             // (A probe's cut-off GET fallback closes its connection; the server notices the close a moment
             // later, so its count of open connections can run ahead of the client's while requests stay bounded.)

@@ -74,6 +74,6 @@ extension AssetPlan {
     /// The requests of every URL to download, with their limits; refused URLs (``Item/refusal``) are left out: they
     /// are never requested (``refusedAssets()`` reports them).
     public func downloadRequests(_ limits: BodyLimits) -> [AssetRequest] {
-        items.filter { $0.mode == .download && $0.refusal == nil && !$0.otherShard }.map { $0.request(limits) }
+        items.lazy.filter { $0.mode == .download && $0.refusal == nil && !$0.otherShard }.map { $0.request(limits) }
     }
 }
