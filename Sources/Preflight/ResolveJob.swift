@@ -26,6 +26,32 @@ public struct ResolveJob: Sendable {
     ///   - inputs: campaign files (name as given, bytes).
     ///   - keepingMessages: return the messages in ``Outcome/messages`` instead of freeing them here.
     public func run(_ inputs: [(name: String, bytes: [UInt8])], keepingMessages: Bool = false) -> Outcome {
+        resolve(read(inputs), keepingMessages: keepingMessages)
+    }
+
+    /// The messages of every input, before any card is resolved (``run(_:keepingMessages:)`` is `read`, then
+    /// ``resolve(_:keepingMessages:)``; a caller can start work that needs only the messages in between).
+    public struct Read: Sendable {
+        /// Every usable input's messages and input findings, in input order.
+        public var batch: ReadBatch
+        /// Inputs that are not JSON, empty or too large.
+        public var unusable: [InputError]
+    }
+
+    /// The image URLs of the messages read that reach the inbox and belong to `shard`, in message order: the guess at
+    /// what the plan will fetch that ``AssetRetriever/readAhead(_:)`` takes before the cards are resolved (most cards
+    /// show their message's image; the rest of the plan is read when it is known).
+    public static func likelyAssetURLs(of read: Read, in shard: Shard) -> [String] {
+        read.batch.messages.withUnsafeBufferPointer { messages in
+            messages.indices.compactMap { index in
+                guard messages[index].reachesInbox, let url = messages[index].imageURL else { return nil }
+                return shard.contains(url) ? url : nil
+            }
+        }
+    }
+
+    /// Reads `inputs` in order. An unusable input does not stop the others.
+    public func read(_ inputs: [(name: String, bytes: [UInt8])]) -> Read {
         var batch = ReadBatch()
         var unusable: [InputError] = []
         for input in inputs {
@@ -43,8 +69,15 @@ public struct ResolveJob: Sendable {
                 unusable.append(error)
             }
         }
-        var run = CardResolver(options: options).run(batch)
-        run.inputFindings += unusable.map(\.finding)
-        return Outcome(run: run, unusableInputs: unusable, messages: keepingMessages ? batch.messages : [])
+        return Read(batch: batch, unusable: unusable)
+    }
+
+    /// Resolves what ``read(_:)`` read.
+    /// - Parameter keepingMessages: return the messages in ``Outcome/messages`` instead of freeing them here.
+    public func resolve(_ read: Read, keepingMessages: Bool = false) -> Outcome {
+        var run = CardResolver(options: options).run(read.batch)
+        run.inputFindings += read.unusable.map(\.finding)
+        return Outcome(
+            run: run, unusableInputs: read.unusable, messages: keepingMessages ? read.batch.messages : [])
     }
 }

@@ -92,10 +92,8 @@ struct Prefetch {
                 inputErrors.append(error.message)
             }
         }
-        let outcome = ResolveJob(options: options, readerOptions: limits.readerOptions).run(
-            inputs, keepingMessages: true)
-        inputErrors += outcome.unusableInputs.map(\.description)
-        let plan = AssetPlan.make(outcome.run.cards).sharded(shard)
+        let job = ResolveJob(options: options, readerOptions: limits.readerOptions)
+        let read = job.read(inputs)
 
         let store: AssetStore
         do {
@@ -120,6 +118,11 @@ struct Prefetch {
                     status: ExitCode.invalidInput)
             }
         }
+        // The remote's records of the messages' images are read while their cards are resolved.
+        retriever.readAhead(ResolveJob.likelyAssetURLs(of: read, in: shard))
+        let outcome = job.resolve(read, keepingMessages: true)
+        inputErrors += outcome.unusableInputs.map(\.description)
+        let plan = AssetPlan.make(outcome.run.cards).sharded(shard)
         let progress = ProgressLine(label: label, quiet: invocation.flag("quiet"))
         let downloads = plan.downloadRequests(retriever.limits)
         var assets = await retriever.retrieveAll(downloads) { snapshot in

@@ -17,7 +17,82 @@ public struct CacheControl: Sendable, Hashable {
 
     /// Parses a `Cache-Control` header value; `nil` or empty means no directives.
     public init(_ header: String?) {
-        guard let header else { return }
+        guard var header else {
+            self.init(characters: "")
+            return
+        }
+        // Every stored entry's freshness is judged from its header (10,000 a warm-remote run): an ASCII header, as
+        // RFC 9110 wants, is read in place; anything else by the same rules on Characters.
+        let parsed = header.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 } ? Self(ascii: bytes) : nil }
+        if let parsed {
+            self = parsed
+        } else {
+            self.init(characters: header)
+        }
+    }
+
+    /// ``init(_:)`` on an ASCII header's bytes: the same directives, trimming and quoting as ``init(characters:)``.
+    private init(ascii header: UnsafeBufferPointer<UInt8>) {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        func trimmed(_ part: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
+            var part = part
+            while let first = part.first, isSpace(first) { part = part.dropFirst() }
+            while let last = part.last, isSpace(last) { part = part.dropLast() }
+            return part
+        }
+        func named(_ name: Slice<UnsafeBufferPointer<UInt8>>, _ expected: StaticString) -> Bool {
+            guard name.count == expected.utf8CodeUnitCount else { return false }
+            var position = name.startIndex
+            for offset in 0..<expected.utf8CodeUnitCount {
+                let byte: UInt8 = name[position]
+                let lower: UInt8 = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                guard lower == expected.utf8Start[offset] else { return false }
+                position += 1
+            }
+            return true
+        }
+        var sawMaxAge = false
+        for part in header.split(separator: UInt8(ascii: ",")) {
+            let equals = part.firstIndex(of: UInt8(ascii: "="))
+            let name = trimmed(equals.map { part[..<$0] } ?? part)
+            var value = equals.map { trimmed(part[($0 + 1)...]) }
+            if let quoted = value, quoted.count >= 2, quoted.first == UInt8(ascii: "\""),
+                quoted.last == UInt8(ascii: "\"")
+            {
+                value = quoted.dropFirst().dropLast()
+            }
+            if named(name, "max-age") {
+                guard !sawMaxAge else { continue }
+                sawMaxAge = true
+                guard let value, !value.isEmpty, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                    maxAge = 0
+                    continue
+                }
+                var seconds = 0
+                for digit in value {
+                    let (times, overflowTimes) = seconds.multipliedReportingOverflow(by: 10)
+                    let (plus, overflowPlus) = times.addingReportingOverflow(Int(digit - 0x30))
+                    guard !overflowTimes, !overflowPlus else {
+                        seconds = Int.max  // more digits than Int holds: effectively forever
+                        break
+                    }
+                    seconds = plus
+                }
+                maxAge = seconds
+            } else if named(name, "no-store") {
+                noStore = true
+            } else if named(name, "no-cache") {
+                noCache = true
+            } else if named(name, "must-revalidate") {
+                mustRevalidate = true
+            } else if named(name, "immutable") {
+                immutable = true
+            }
+        }
+    }
+
+    /// ``init(_:)`` for a header that is not ASCII, on Characters (internal: the tests hold the ASCII path to it).
+    init(characters header: String) {
         var sawMaxAge = false
         for part in header.split(separator: ",") {
             let directive = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

@@ -306,6 +306,22 @@ public final class AssetRetriever: Sendable {
 
     // MARK: Many URLs from the remote at once
 
+    /// Starts reading the remote's records of `urls` — a guess at what a coming ``retrieveAll(_:progress:)-([AssetRequest],_)``
+    /// will ask for, made before its plan exists (the images of a feed's messages, before their cards are resolved) —
+    /// so that its batch phase finds them read and the remote's reads overlap the resolving. At most as many as the
+    /// batch phase reads ahead (``remoteBatch`` × ``remoteBatchesAhead``), which bounds the memory. Left out: URLs the
+    /// local store has an entry for (their retrieval does not ask the remote first) and URLs that are never requested
+    /// (``AssetPlan/refusal(of:)``). A guess that is not in the plan costs one `/ac/` read and is dropped. No-op
+    /// without a remote, or when the batch phase would not use it (a store that cannot be written, online).
+    public func readAhead(_ urls: [String]) {
+        guard let remote, let store, offline || isWritable(store) else { return }
+        let wanted = urls.filter { !$0.isEmpty && AssetPlan.refusal(of: $0) == nil }
+        guard !wanted.isEmpty, let stored = try? store.lookup(wanted) else { return }
+        remote.readAhead(
+            zip(wanted, stored).filter { $0.1 == nil }.map(\.0), limit: Self.remoteBatch * Self.remoteBatchesAhead,
+            batch: Self.remoteBatch)
+    }
+
     /// How many `/ac/` records one batch asks the remote for, and how many batches are handed to the remote's read
     /// loop ahead of the one being settled (memory: that many batches of records, a few MB).
     static let remoteBatch = 512

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 public import HTTPFetch
 import StrictJSON
+import Synchronization
 
 /// The shared remote store one level out from the local one (`--remote-cache`): the same content-addressed blobs
 /// under `/cas/{sha256}`, and one record per asset URL under `/ac/{sha256 of the URL}` — the local index record
@@ -17,6 +18,9 @@ import StrictJSON
 public final class RemoteTier: Sendable {
     /// The client (its generic `/ac/` and `/cas/` API serves other records too, e.g. pass verdicts).
     public let cache: RemoteCache
+
+    /// Records read before anyone asked for them (``readAhead(_:)``), until ``records(for:)`` takes them.
+    private let early = Mutex(EarlyReads())
 
     /// Wraps a client.
     public init(cache: RemoteCache) { self.cache = cache }
@@ -109,9 +113,39 @@ public final class RemoteTier: Sendable {
     }
 
     /// The `/ac/` records of many URLs, read in one batch (``RemoteCache/getAll(_:maxBytes:)``): one answer per URL,
-    /// in order; `nil` for a miss or when the remote is unavailable.
+    /// in order; `nil` for a miss or when the remote is unavailable. A record ``readAhead(_:)`` asked for is taken
+    /// from there (waiting for it if it is still on its way), not asked for again.
     public func records(for urls: [String]) async -> [[UInt8]?] {
-        await cache.getAll(urls.map { .action(Self.key($0)) })
+        let taken = early.withLock { $0.take(urls) }
+        guard !taken.isEmpty else { return await cache.getAll(urls.map { .action(Self.key($0)) }) }
+        let rest = urls.indices.filter { taken[$0] == nil }
+        async let read = cache.getAll(rest.map { .action(Self.key(urls[$0])) })
+        var answers = [[UInt8]?](repeating: nil, count: urls.count)
+        var batches: [Int: [[UInt8]?]] = [:]
+        for (index, found) in taken {
+            if batches[found.batch] == nil { batches[found.batch] = await found.task.value }
+            answers[index] = batches[found.batch]![found.position]
+        }
+        for (index, answer) in zip(rest, await read) { answers[index] = answer }
+        return answers
+    }
+
+    /// Starts reading the records of up to `limit` of `urls` (in order, each once) before the run knows which it
+    /// will want: the feed's messages are read before their cards are resolved, and their images are most of what
+    /// the plan asks for, so the remote's reads overlap the resolving instead of waiting for it. ``records(for:)``
+    /// takes what it can from here; a record nobody takes is dropped with the tier. Reads in batches of `batch`.
+    public func readAhead(_ urls: [String], limit: Int, batch: Int) {
+        var seen: Set<String> = []
+        var chosen: [String] = []
+        for url in urls where chosen.count < limit && seen.insert(url).inserted { chosen.append(url) }
+        guard !chosen.isEmpty else { return }
+        early.withLock { reads in
+            for start in stride(from: 0, to: chosen.count, by: batch) {
+                let part = Array(chosen[start..<min(start + batch, chosen.count)])
+                let task = Task { [cache] in await cache.getAll(part.map { .action(Self.key($0)) }) }
+                reads.add(part, task)
+            }
+        }
     }
 
     /// Looks `url` up in the remote and, on a hit, streams its blob into `store` and records it there.
@@ -290,5 +324,36 @@ enum InlineMember {
             return start
         }
         return nil
+    }
+}
+
+/// The records ``RemoteTier/readAhead(_:limit:batch:)`` is reading or has read, by URL, until they are taken.
+private struct EarlyReads {
+    typealias Batch = Task<[[UInt8]?], Never>
+    /// One task per batch of URLs; `nil` once every record of it has been taken (its takers hold it).
+    var batches: [Batch?] = []
+    /// Where a URL's record is: its batch and its position there.
+    var located: [String: (batch: Int, position: Int)] = [:]
+    /// How many records of each batch are still to be taken.
+    var remaining: [Int] = []
+
+    mutating func add(_ urls: [String], _ task: Batch) {
+        for (position, url) in urls.enumerated() { located[url] = (batches.count, position) }
+        remaining.append(urls.count)
+        batches.append(task)
+    }
+
+    /// The early reads of `urls`, by their index there: each record is taken once, and a batch none of whose records
+    /// is left is let go (its records go with the last taker).
+    mutating func take(_ urls: [String]) -> [Int: (batch: Int, task: Batch, position: Int)] {
+        guard !located.isEmpty else { return [:] }
+        var taken: [Int: (batch: Int, task: Batch, position: Int)] = [:]
+        for (index, url) in urls.enumerated() {
+            guard let found = located.removeValue(forKey: url), let task = batches[found.batch] else { continue }
+            taken[index] = (found.batch, task, found.position)
+            remaining[found.batch] -= 1
+            if remaining[found.batch] == 0 { batches[found.batch] = nil }
+        }
+        return taken
     }
 }

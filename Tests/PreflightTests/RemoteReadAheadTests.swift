@@ -1,0 +1,77 @@
+import HTTPFetch
+import Preflight
+import TestSupport
+import Testing
+
+/// ``RemoteTier/readAhead(_:limit:batch:)`` reads `/ac/` records before the run asks for them; ``RemoteTier/records(for:)``
+/// must then answer exactly as a fresh read would, without asking the remote again for what was read ahead.
+@Suite("Remote records read ahead", .ownThread)
+struct RemoteReadAheadTests {
+    /// A remote holding a record for every third of `count` URLs (`url N`), and the tier reading it.
+    static func remote(_ count: Int) async throws -> (Nginx, RemoteTier, [String], [String: [UInt8]]) {
+        let urls = (0..<count).map { "https://cdn.example.com/img-\($0).png" }
+        var records: [String: [UInt8]] = [:]
+        var files: [String: [UInt8]] = [:]
+        for (index, url) in urls.enumerated() where index % 3 == 0 {
+            records[url] = Array("{\"n\":\(index)}".utf8)
+            files["r/ac/" + RemoteTier.key(url)] = records[url]
+        }
+        let nginx = try await Nginx(files: files, mode: .webDAV(extra: ""))
+        let tier = RemoteTier(cache: RemoteCache(options: RemoteCacheOptions(url: nginx.url("r"), readConnections: 4)))
+        return (nginx, tier, urls, records)
+    }
+
+    static func gets(_ nginx: Nginx, atLeast count: Int) throws -> [String] {
+        try nginx.accessLog(atLeast: count).filter { $0.contains(" GET /r/ac/") }
+    }
+
+    @Test func recordsReadAheadAreTakenNotReadAgain() async throws {
+        let (nginx, tier, urls, records) = try await Self.remote(100)
+        // The first 60 are read ahead (a repeat is read once), in batches of 16; 10 of them are never asked for.
+        tier.readAhead(Array(urls[0..<60]) + [urls[0], urls[5]], limit: 60, batch: 16)
+        // Asked for in another order, mixed with 40 that were not read ahead.
+        let asked = Array(urls[10..<100].reversed())
+        let answers = await tier.records(for: asked)
+        #expect(answers.count == asked.count)
+        for (url, answer) in zip(asked, answers) { #expect(answer == records[url], "\(url)") }
+        // 60 read ahead + 40 read now: each once.
+        let log = try Self.gets(nginx, atLeast: 100)
+        #expect(log.count == 100, "\(log.count) reads")
+        #expect(Set(log.map { $0.split(separator: " ").last(where: { $0.contains("/r/ac/") }) ?? "" }).count == 100)
+        // Taken once: asking again reads again.
+        #expect(await tier.records(for: [urls[12]]) == [records[urls[12]]])
+        #expect(try Self.gets(nginx, atLeast: 101).count == 101)
+    }
+
+    @Test func concurrentCallersShareABatchReadAhead() async throws {
+        let (nginx, tier, urls, records) = try await Self.remote(64)
+        tier.readAhead(urls, limit: 64, batch: 64)
+        // Two callers take the halves of the one batch at once; the second may finish first.
+        async let first = tier.records(for: Array(urls[0..<32]))
+        async let second = tier.records(for: Array(urls[32..<64]))
+        let answers = await first + second
+        for (url, answer) in zip(urls, answers) { #expect(answer == records[url], "\(url)") }
+        #expect(try Self.gets(nginx, atLeast: 64).count == 64)
+    }
+
+    @Test func theLimitBoundsWhatIsReadAhead() async throws {
+        let (nginx, tier, urls, _) = try await Self.remote(50)
+        tier.readAhead(urls, limit: 20, batch: 8)
+        tier.readAhead([], limit: 20, batch: 8)
+        // Taking the 20 waits for their reads; nothing else was read ahead (a stray read would be logged by now).
+        _ = await tier.records(for: Array(urls[0..<20]))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try Self.gets(nginx, atLeast: 20).count == 20)
+        _ = await tier.records(for: Array(urls[20..<50]))
+        #expect(try Self.gets(nginx, atLeast: 50).count == 50, "the other 30 are read when asked for")
+    }
+
+    @Test func aRemoteThatIsDownAnswersNothingReadAheadOrNot() async throws {
+        let (nginx, tier, urls, _) = try await Self.remote(30)
+        nginx.stop()
+        tier.readAhead(Array(urls[0..<10]), limit: 10, batch: 4)
+        let answers = await tier.records(for: urls)
+        #expect(answers.count == 30 && answers.allSatisfy { $0 == nil })
+        #expect(tier.finding != nil, "one warning for the run")
+    }
+}
