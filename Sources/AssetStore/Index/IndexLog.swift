@@ -156,9 +156,15 @@ enum IndexCodec {
     /// A JSON string exactly as StrictJSON writes one: UTF-8, with `"`, `\` and control characters escaped.
     private static func appendString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        // Most strings (URLs, hashes, validators) need no escape at all: copy them in one go.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            output += string.utf8
+        // Most strings (URLs, hashes, validators) need no escape at all: scanned and copied in one go, in place.
+        var string = string
+        let plain = string.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+            else { return false }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if plain {
             output.append(UInt8(ascii: "\""))
             return
         }
