@@ -481,21 +481,22 @@ blob only for larger ones; curl only downloads (no hash, no store, no index).
   curl's (pairs {min(window_ratios):.2f}–{max(window_ratios):.2f}; whole commands in the same pairs {statistics.median(wall_ratios):.2f}×).
   Outside that window the runner spends {ours_outside:.3f} s (median): its start, reading and resolving the
   {g_files:,}-message feed, planning, and the report.
-- How the runner reads (since 2026-12-01): one libcurl multi handle on one thread (`RemoteReadLoop`); `retrieveAll`
-  asks for the records of every URL the local store lacks in batches of 512, three batches ahead, and a fresh record
-  whose blob rides inline is verified, stored and recorded on a few lanes with no task or request of its own; the
-  rest (a miss, a blob to read from `/cas/`, a stale entry) starts its usual retrieval as soon as its batch is
-  settled, so the remote is never asked twice for a record. The store's promise is unchanged (every blob fsync'd
-  and linked before its record). `prefetch` exits with its run alive (as `resolve` does) instead of freeing every
-  asset, card and message first.
-- Where the time goes (`perf record` of warm-remote runs): before the first request, ~0.10–0.15 s on one core
-  (the feed read and resolved: NotificationReader and CardResolver, a third of it retain/release and fresh pages);
-  then the read loop (as much CPU as curl's whole run: per asset one `sendto`, one `recvfrom`, two `poll`), the
+- How the runner reads: one libcurl multi handle on one thread (`RemoteReadLoop`); `retrieveAll` asks for the
+  records of every URL the local store lacks in batches of 512, three batches ahead, and a fresh record whose blob
+  rides inline is verified, stored and recorded on a few lanes with no task or request of its own; the rest (a miss,
+  a blob to read from `/cas/`, a stale entry) starts its usual retrieval as soon as its batch is settled, so the
+  remote is never asked twice for a record. Since 2026-12-01 (evening) the records of the first 1,536 message images
+  are asked for as soon as the feed is read, while the cards are resolved (`readAhead`: the first request left
+  ~0.18 s after the start before, ~0.09 s now, by `perf trace`), Cache-Control is parsed on bytes, and `prefetch` exits with its run
+  alive (as `resolve` does) instead of freeing every asset, card and message first. The store's promise is unchanged
+  (every blob fsync'd and linked before its record).
+- Where the time goes (`perf record` of warm-remote runs): before the first request, the start and the feed's read
+  (~0.06–0.08 s on one core); then the read loop (about as much CPU as curl's whole run: per asset one `sendto`, one
+  `recvfrom`, two `poll`; on loopback every `sendto` wakes nginx on the same core, 1 context switch a request), the
   settling lanes (the store's commit of each blob — `O_TMPFILE` open, write, fsync, `linkat`, close — its index
-  record, the record's base64 and JSON) and nginx share the two cores, saturated. curl's side only downloads to
-  `/dev/null`. What is left for 0.8× of the whole command: overlap the resolve with the first batches' reads (the
-  records can be asked for as soon as the messages are read: their image URLs are most of the plan), and fewer
-  system calls per stored blob.
+  record, the record's base64 and JSON, SHA-256) and nginx share the two cores, saturated: the runner spends ~0.85
+  CPU-s where curl spends ~0.4. curl's side only downloads to `/dev/null`. What is left for 0.8× of the whole
+  command is CPU per stored blob: fewer system calls per blob, and less retain/release and malloc on the way.
 
 ### g3. Sharded prefetch: N = 2 processes at once on the 2 cores vs one process
 

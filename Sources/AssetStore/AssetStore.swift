@@ -68,6 +68,11 @@ public final class AssetStore: Sendable {
     let objectsFD: Int32
     let indexFD: Int32
     let tempFD: Int32
+    /// Whether `objects/` and `index/` are on a file system that keeps nothing across a reboot (tmpfs, as CI work
+    /// directories often are): there `fsync` is a no-op, and blobs, fan-out directories and the log skip it. Nothing
+    /// changes for another process: what is written is visible at once either way.
+    let objectsVolatile: Bool
+    let indexVolatile: Bool
     private let cache = Mutex(IndexCache())
 
     /// Opens (creating if needed) the store at `directory`, or at ``defaultDirectory(environment:)``.
@@ -104,6 +109,8 @@ public final class AssetStore: Sendable {
             }
         }
         (objectsFD, indexFD, tempFD) = (descriptors[0], descriptors[1], descriptors[2])
+        objectsVolatile = FileSystem.isVolatile(objectsFD)
+        indexVolatile = FileSystem.isVolatile(indexFD)
     }
 
     deinit {
@@ -331,7 +338,7 @@ public final class AssetStore: Sendable {
             if failure == EINTR { continue }
             if failure == ENOENT && !createdDirectory {
                 createdDirectory = true
-                if try FileSystem.makeDirectories(objectsDirectory + "/" + fanOut) {
+                if try FileSystem.makeDirectories(objectsDirectory + "/" + fanOut), !objectsVolatile {
                     try FileSystem.syncDirectory(objectsDirectory)
                 }
                 continue

@@ -158,7 +158,7 @@ struct IndexCache {
             // log underneath it (the log is opened by path under the lock, after any rename).
             let lock = try store.lock(exclusive: false)
             defer { lock?.release() }
-            for fanOut in directories.sorted() {
+            for fanOut in directories.sorted() where !store.objectsVolatile {
                 let path = store.objectsDirectory + "/" + fanOut
                 let fd = try FileSystem.open(
                     at: store.objectsFD, fanOut, O_RDONLY | O_DIRECTORY, path: path,
@@ -221,7 +221,7 @@ struct IndexCache {
                 chunk += line
             }
             if !chunk.isEmpty { try write(chunk) }
-            if durable {
+            if durable && !store.indexVolatile {
                 while fdatasync(fd) != 0 {
                     if errno == EINTR { continue }
                     throw StoreError.system("fsync", path: logPath, errno: errno)

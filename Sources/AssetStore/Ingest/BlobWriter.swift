@@ -151,7 +151,7 @@ public final class BlobWriter {
             }
             try flush()
             if fd < 0 { try openFile() }  // an empty blob of a deferred writer
-            try FileSystem.sync(fd, path: shownPath)
+            if !store.objectsVolatile { try FileSystem.sync(fd, path: shownPath) }
             let blob = BlobRef(trusted: sha256, size: size)
             try store.install(fd: fd, tempPath: tempPath, blob: blob)
             state = .committed

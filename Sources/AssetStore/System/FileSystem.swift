@@ -151,6 +151,21 @@ enum FileSystem {
         }
     }
 
+    /// Whether the file system of `fd` keeps everything in memory and nothing across a reboot (tmpfs, ramfs): its
+    /// `fsync` does nothing (the kernel's `noop_fsync`), so the store skips the call there. Unknown: `false`.
+    static func isVolatile(_ fd: Int32) -> Bool {
+        // fstatfs(2) (<sys/vfs.h>) is not in the Glibc module: looked up by name. Its `struct statfs` starts with
+        // `f_type`, a `long`, on every Linux ABI; the buffer is larger than the whole struct.
+        typealias FStatFS = @convention(c) (Int32, UnsafeMutableRawPointer) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "fstatfs") else { return false }
+        let fstatfs = unsafeBitCast(symbol, to: FStatFS.self)
+        var buffer = [Int](repeating: 0, count: 64)
+        guard buffer.withUnsafeMutableBytes({ fstatfs(fd, $0.baseAddress!) }) == 0 else { return false }
+        let tmpfs = 0x0102_1994  // TMPFS_MAGIC, <linux/magic.h>
+        let ramfs = 0x8584_58f6  // RAMFS_MAGIC
+        return buffer[0] == tmpfs || buffer[0] == ramfs
+    }
+
     /// `fsync` on a directory, which makes a `rename` or a new entry in it durable.
     static func syncDirectory(_ path: String) throws(StoreError) {
         let fd = try open(path, O_RDONLY | O_DIRECTORY, operation: "open directory")
