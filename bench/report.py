@@ -479,8 +479,9 @@ blob only for larger ones; curl only downloads (no hash, no store, no index).
   `bench/download-window.py`): curl {curl_window:.3f} s ({g_files / curl_window:,.0f} blobs/s), the runner
   {ours_window:.3f} s ({g_files / ours_window:,.0f} blobs/s, every blob verified, stored and indexed): **{statistics.median(window_ratios):.2f}×**
   curl's (pairs {min(window_ratios):.2f}–{max(window_ratios):.2f}; whole commands in the same pairs {statistics.median(wall_ratios):.2f}×).
-  Outside that window the runner spends {ours_outside:.3f} s (median): its start, reading and resolving the
-  {g_files:,}-message feed, planning, and the report.
+  Outside that window the runner spends {ours_outside:.3f} s (median): its start and the read of the
+  {g_files:,}-message feed before the first request (the cards are resolved while the first records come in),
+  and the report and exit after its last index write.
 - How the runner reads: one libcurl multi handle on one thread (`RemoteReadLoop`); `retrieveAll` asks for the
   records of every URL the local store lacks in batches of 512, three batches ahead, and a fresh record whose blob
   rides inline is verified, stored and recorded on a few lanes with no task or request of its own; the rest (a miss,
@@ -490,13 +491,17 @@ blob only for larger ones; curl only downloads (no hash, no store, no index).
   ~0.18 s after the start before, ~0.09 s now, by `perf trace`), Cache-Control is parsed on bytes, and `prefetch` exits with its run
   alive (as `resolve` does) instead of freeing every asset, card and message first. The store's promise is unchanged
   (every blob fsync'd and linked before its record).
-- Where the time goes (`perf record` of warm-remote runs): before the first request, the start and the feed's read
-  (~0.06–0.08 s on one core); then the read loop (about as much CPU as curl's whole run: per asset one `sendto`, one
-  `recvfrom`, two `poll`; on loopback every `sendto` wakes nginx on the same core, 1 context switch a request), the
-  settling lanes (the store's commit of each blob — `O_TMPFILE` open, write, fsync, `linkat`, close — its index
-  record, the record's base64 and JSON, SHA-256) and nginx share the two cores, saturated: the runner spends ~0.85
-  CPU-s where curl spends ~0.4. curl's side only downloads to `/dev/null`. What is left for 0.8× of the whole
-  command is CPU per stored blob: fewer system calls per blob, and less retain/release and malloc on the way.
+- Where the time goes (`perf record`, `perf stat` and nginx's own CPU time from `/proc`, by hand on the same
+  setup): before the first request, the start and the feed's read (~0.06–0.08 s on one core); then the run is
+  CPU-bound on the two cores it shares with nginx. The runner spends ~0.85–1.0 CPU-s: its read loop about as much
+  as curl's whole run (~0.4 CPU-s: libcurl, and the kernel's TCP for one `sendto`, one `recvfrom` and two `poll` a
+  request; on loopback every `sendto` wakes nginx on the same core, one context switch a request), the settling
+  lanes ~0.3 CPU-s (the store's commit of each blob — `O_TMPFILE` open, write, `linkat`, close, and fsync off tmpfs
+  — ~0.13 s, which a C loop of the same calls puts at 13–16 µs a blob; its index record; the record's base64, JSON
+  and SHA-256), the resolve ~0.1 CPU-s. nginx spends ~0.3 CPU-s serving either client. curl's side is one thread
+  that only downloads to `/dev/null`, so its wall time is its own CPU time while nginx runs beside it. For 0.8× the
+  runner's whole CPU would have to come down to ~0.7 CPU-s (two cores, ~1.0 CPU-s in all with nginx): a fifth to
+  a quarter less than now, out of the settling lanes and the resolve, since the read loop is libcurl's floor.
 
 ### g3. Sharded prefetch: N = 2 processes at once on the 2 cores vs one process
 

@@ -54,7 +54,9 @@ public struct Finding: Sendable, Hashable, Codable {
 
 extension Sequence where Element == Finding {
     /// The highest severity among the findings, or `nil` when there are none.
-    public var maxSeverity: Severity? { self.map(\.severity).max() }
+    public var maxSeverity: Severity? {
+        reduce(nil) { worst, finding in worst.map { Swift.max($0, finding.severity) } ?? finding.severity }
+    }
 
     /// How many findings have exactly this severity.
     public func count(_ severity: Severity) -> Int { self.reduce(0) { $0 + ($1.severity == severity ? 1 : 0) } }

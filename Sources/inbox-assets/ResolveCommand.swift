@@ -48,7 +48,7 @@ enum ResolveCommand {
             text.withUnsafeBytes(Console.out)
         }
         let status = exitCode(
-            invocation, unreadable: unreadable, unusable: outcome.unusableInputs, findings: outcome.run.allFindings,
+            invocation, unreadable: unreadable, unusable: outcome.unusableInputs, worst: outcome.run.maxSeverity,
             degraded: outcome.run.degradedCount)
         // Everything is written (stdout is unbuffered). Exiting here, with the run still alive, skips freeing every
         // card and message one by one: a tenth of the time of a large run, for memory the process gives back anyway.
@@ -103,13 +103,12 @@ enum ResolveCommand {
     /// Prints what could not be read and maps the outcome to the exit code: 2 for unreadable or unusable
     /// inputs, else 1 when `--fail-on` is reached, else 0.
     static func exitCode(
-        _ invocation: Invocation, unreadable: [CommandFailure], unusable: [InputError], findings: [Finding],
+        _ invocation: Invocation, unreadable: [CommandFailure], unusable: [InputError], worst: Severity?,
         degraded: Int
     ) -> Int32 {
         let policy = FailPolicy(rawValue: invocation.value("fail-on")!)!
         return exitCode(
-            unreadable: unreadable, unusable: unusable,
-            failing: policy.fails(findings: findings, degradedCards: degraded))
+            unreadable: unreadable, unusable: unusable, failing: policy.fails(worst: worst, degradedCards: degraded))
     }
 
     /// The same, for a run whose verdict is made (`check`: ``Verdict``).

@@ -43,6 +43,9 @@ import Testing
     func writerGivesTheJSONBytes(_ row: Named<(input: String, options: ResolveOptions)>, pretty: Bool) throws {
         let bytes = row.value.input.isEmpty ? Self.hostile : try Self.fixture(row.value.input)
         var batch = try CampaignReader.read(bytes: bytes, source: "campaign.json")
+        // The worst severity without collecting the findings, on the input as it is (no error added).
+        let plain = CardResolver(options: row.value.options).run(batch)
+        #expect(plain.maxSeverity == plain.allFindings.map(\.severity).max())
         batch.findings.append(
             SourcedFinding(source: "x.json", finding: .error("input.unreadable", "gone", path: "a.b")))
         let run = CardResolver(options: row.value.options).run(batch)
@@ -58,6 +61,7 @@ import Testing
         #expect(run.findingCount(.error) == run.allFindings.count(.error))
         #expect(run.findingCount(.warning) == run.allFindings.count(.warning))
         #expect(run.findingCount(.info) == run.allFindings.count(.info))
+        #expect(run.maxSeverity == .error)
     }
 
     /// Slide and link references keep their path in parts; read, it is the full path of the URL in the input, with

@@ -518,6 +518,16 @@ public struct ResolveRun: Sendable, Hashable {
     /// Every finding of the run (input findings and card findings).
     public var allFindings: [Finding] { inputFindings.map(\.finding) + cards.flatMap(\.findings) }
 
+    /// The highest severity among the run's findings (input and card findings), without collecting them; `nil`: none.
+    public var maxSeverity: Severity? {
+        var worst = inputFindings.lazy.map(\.finding).maxSeverity
+        for index in cards.indices {
+            guard let card = cards[index].findings.maxSeverity else { continue }
+            worst = max(worst ?? card, card)
+        }
+        return worst
+    }
+
     /// How many findings of the run (input and card findings) have exactly this severity, without collecting them.
     public func findingCount(_ severity: Severity) -> Int {
         var count = inputFindings.reduce(0) { $0 + ($1.finding.severity == severity ? 1 : 0) }

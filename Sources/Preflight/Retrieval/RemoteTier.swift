@@ -19,7 +19,7 @@ public final class RemoteTier: Sendable {
     /// The client (its generic `/ac/` and `/cas/` API serves other records too, e.g. pass verdicts).
     public let cache: RemoteCache
 
-    /// Records read before anyone asked for them (``readAhead(_:)``), until ``records(for:)`` takes them.
+    /// Records read before anyone asked for them (``readAhead(_:limit:batch:)``), until ``records(for:)`` takes them.
     private let early = Mutex(EarlyReads())
 
     /// Wraps a client.
@@ -113,8 +113,8 @@ public final class RemoteTier: Sendable {
     }
 
     /// The `/ac/` records of many URLs, read in one batch (``RemoteCache/getAll(_:maxBytes:)``): one answer per URL,
-    /// in order; `nil` for a miss or when the remote is unavailable. A record ``readAhead(_:)`` asked for is taken
-    /// from there (waiting for it if it is still on its way), not asked for again.
+    /// in order; `nil` for a miss or when the remote is unavailable. A record ``readAhead(_:limit:batch:)`` asked for
+    /// is taken from there (waiting for it if it is still on its way), not asked for again.
     public func records(for urls: [String]) async -> [[UInt8]?] {
         let taken = early.withLock { $0.take(urls) }
         guard !taken.isEmpty else { return await cache.getAll(urls.map { .action(Self.key($0)) }) }
