@@ -159,7 +159,8 @@ public final class AssetStore: Sendable {
 
     /// Stores `bytes` as a blob (convenience over ``beginBlob(hashing:sizeHint:deferred:)``).
     public func put(bytes: [UInt8]) throws(StoreError) -> BlobRef {
-        let writer = try beginBlob()
+        // Sized to the bytes: a 5 KB inline blob from the remote needs no 256 KiB write buffer.
+        let writer = try beginBlob(sizeHint: bytes.count)
         try writer.write(bytes)
         return try writer.commit()
     }

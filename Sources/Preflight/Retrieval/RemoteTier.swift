@@ -67,10 +67,11 @@ public final class RemoteTier: Sendable {
     /// record) is decoded straight from the record's bytes by the same decoder (``InlineMember``). Anything else —
     /// another layout, an escape in the string, a second `inline` member, text that is not base64 — is parsed whole.
     static func parse(_ bytes: [UInt8]) -> (entry: StoreEntry, inline: [UInt8]?)? {
-        if let (members, text) = InlineMember.split(bytes), let inline = Data(base64Encoded: Data(text)),
+        if let (members, text) = InlineMember.split(bytes),
+            let inline = Base64.decodeCanonical(text) ?? Data(base64Encoded: Data(text)).map({ [UInt8]($0) }),
             let parsed = parseWhole(members), !parsed.hasInline
         {
-            return (parsed.entry, [UInt8](inline))
+            return (parsed.entry, inline)
         }
         return parseWhole(bytes).map { ($0.entry, $0.inline) }
     }
