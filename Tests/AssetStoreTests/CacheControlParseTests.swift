@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import AssetStore
@@ -23,15 +24,9 @@ struct CacheControlParseTests {
     }
 
     @Test func generatedHeaders() {
-        // A fixed-seed generator (SplitMix64): the same 20,000 headers every run.
-        var state: UInt64 = 0x5EED
-        func next(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
+        // A fixed seed: the same 20,000 headers every run.
+        var generator = SeededGenerator(seed: 0x5EED)
+        func next(_ bound: Int) -> Int { Int.random(in: 0..<bound, using: &generator) }
         let pieces = [
             "max-age", "MAX-age", "no-store", "no-cache", "No-Cache", "must-revalidate", "immutable", "private", "=",
             "=", ",", ",", " ", "\t", "\"", "0", "1", "60", "-", "99999999999999999999", "x",
