@@ -22,13 +22,8 @@ public enum FailPolicy: String, Sendable, CaseIterable {
         }
     }
 
-    /// Whether a run with these findings and this many degraded (or broken) cards fails (`resolve`, which has no
-    /// suppressions or baseline).
-    public func fails(findings: some Sequence<Finding>, degradedCards: Int) -> Bool {
-        fails(worst: findings.maxSeverity, degradedCards: degradedCards)
-    }
-
-    /// The same, from the run's highest finding severity (`nil`: no finding).
+    /// Whether a run whose highest finding severity is `worst` (`nil`: no finding) and with this many degraded (or
+    /// broken) cards fails (`resolve`, which has no suppressions or baseline).
     public func fails(worst: Severity?, degradedCards: Int) -> Bool {
         switch self {
         case .never: return false

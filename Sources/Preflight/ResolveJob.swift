@@ -30,18 +30,30 @@ public struct ResolveJob: Sendable {
     }
 
     /// The messages of every input, before any card is resolved (``run(_:keepingMessages:)`` is `read`, then
-    /// ``resolve(_:keepingMessages:)``; a caller can start work that needs only the messages in between).
-    public struct Read: Sendable {
+    /// ``resolve(_:keepingMessages:)``; ``run(_:keepingMessages:readingAheadWith:shard:)`` works in between).
+    struct Read: Sendable {
         /// Every usable input's messages and input findings, in input order.
-        public var batch: ReadBatch
+        var batch: ReadBatch
         /// Inputs that are not JSON, empty or too large.
-        public var unusable: [InputError]
+        var unusable: [InputError]
+    }
+
+    /// ``run(_:keepingMessages:)`` for a run that retrieves the cards' assets next: between reading and resolving,
+    /// `retriever` starts reading the remote's records of the messages' images (``AssetRetriever/readAhead(_:)``),
+    /// so that those reads overlap the resolving.
+    public func run(
+        _ inputs: [(name: String, bytes: [UInt8])], keepingMessages: Bool = false,
+        readingAheadWith retriever: AssetRetriever, shard: Shard
+    ) -> Outcome {
+        let read = read(inputs)
+        retriever.readAhead(Self.likelyAssetURLs(of: read, in: shard))
+        return resolve(read, keepingMessages: keepingMessages)
     }
 
     /// The image URLs of the messages read that reach the inbox and belong to `shard`, in message order: the guess at
-    /// what the plan will fetch that ``AssetRetriever/readAhead(_:)`` takes before the cards are resolved (most cards
-    /// show their message's image; the rest of the plan is read when it is known).
-    public static func likelyAssetURLs(of read: Read, in shard: Shard) -> [String] {
+    /// what the plan will fetch (most cards show their message's image; the rest of the plan is read when it is
+    /// known).
+    private static func likelyAssetURLs(of read: Read, in shard: Shard) -> [String] {
         read.batch.messages.withUnsafeBufferPointer { messages in
             messages.indices.compactMap { index in
                 guard messages[index].reachesInbox, let url = messages[index].imageURL else { return nil }
@@ -51,7 +63,7 @@ public struct ResolveJob: Sendable {
     }
 
     /// Reads `inputs` in order. An unusable input does not stop the others.
-    public func read(_ inputs: [(name: String, bytes: [UInt8])]) -> Read {
+    func read(_ inputs: [(name: String, bytes: [UInt8])]) -> Read {
         var batch = ReadBatch()
         var unusable: [InputError] = []
         for input in inputs {
@@ -74,7 +86,7 @@ public struct ResolveJob: Sendable {
 
     /// Resolves what ``read(_:)`` read.
     /// - Parameter keepingMessages: return the messages in ``Outcome/messages`` instead of freeing them here.
-    public func resolve(_ read: Read, keepingMessages: Bool = false) -> Outcome {
+    func resolve(_ read: Read, keepingMessages: Bool = false) -> Outcome {
         var run = CardResolver(options: options).run(read.batch)
         run.inputFindings += read.unusable.map(\.finding)
         return Outcome(

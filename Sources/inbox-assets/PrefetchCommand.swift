@@ -92,9 +92,6 @@ struct Prefetch {
                 inputErrors.append(error.message)
             }
         }
-        let job = ResolveJob(options: options, readerOptions: limits.readerOptions)
-        let read = job.read(inputs)
-
         let store: AssetStore
         do {
             // Batched index records: one lock, directory fsync and log append per batch instead of per asset;
@@ -118,9 +115,8 @@ struct Prefetch {
                     status: ExitCode.invalidInput)
             }
         }
-        // The remote's records of the messages' images are read while their cards are resolved.
-        retriever.readAhead(ResolveJob.likelyAssetURLs(of: read, in: shard))
-        let outcome = job.resolve(read, keepingMessages: true)
+        let outcome = ResolveJob(options: options, readerOptions: limits.readerOptions).run(
+            inputs, keepingMessages: true, readingAheadWith: retriever, shard: shard)
         inputErrors += outcome.unusableInputs.map(\.description)
         let plan = AssetPlan.make(outcome.run.cards).sharded(shard)
         let progress = ProgressLine(label: label, quiet: invocation.flag("quiet"))

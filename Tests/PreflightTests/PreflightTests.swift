@@ -20,7 +20,7 @@ struct FailPolicyTests {
         (.never, [error], 5, false),
     ])
     func failsAtOrAboveItsLevel(policy: FailPolicy, findings: [Finding], degraded: Int, fails: Bool) {
-        #expect(policy.fails(findings: findings, degradedCards: degraded) == fails)
+        #expect(policy.fails(worst: findings.maxSeverity, degradedCards: degraded) == fails)
     }
 }
 

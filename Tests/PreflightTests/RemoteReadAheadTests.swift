@@ -1,3 +1,5 @@
+import AssetStore
+import Foundation
 import HTTPFetch
 import Preflight
 import TestSupport
@@ -64,6 +66,30 @@ struct RemoteReadAheadTests {
         #expect(try Self.gets(nginx, atLeast: 20).count == 20)
         _ = await tier.records(for: Array(urls[20..<50]))
         #expect(try Self.gets(nginx, atLeast: 50).count == 50, "the other 30 are read when asked for")
+    }
+
+    @Test func theRetrieverReadsAheadOnlyWhatItWouldAskTheRemoteFor() async throws {
+        let (nginx, tier, urls, records) = try await Self.remote(6)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ia-readahead-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try AssetStore(directory: directory)
+        // The local store has the first URL: its retrieval never asks the remote first.
+        try store.record(
+            url: urls[0],
+            entry: StoreEntry(
+                blob: try store.put(bytes: [1, 2, 3]), contentType: nil, etag: nil, lastModified: nil,
+                cacheControl: "max-age=60", fetchedAt: Date(), httpStatus: 200))
+        let engine = try FetchEngine(options: FetchOptions(timeout: 5, retries: 0))
+        let retriever = AssetRetriever(fetcher: engine, store: store, remote: tier)
+        // Besides: an empty URL and one with a control character (never requested, so never looked up).
+        retriever.readAhead(urls + ["", "https://cdn.example.com/a\u{1}b.png"])
+        let answers = await tier.records(for: Array(urls[1...]))
+        for (url, answer) in zip(urls[1...], answers) { #expect(answer == records[url], "\(url)") }
+        try await Task.sleep(for: .milliseconds(300))
+        let log = try Self.gets(nginx, atLeast: 5)
+        #expect(log.count == 5, "the 5 URLs the store lacks, each once: \(log)")
+        #expect(!log.contains { $0.contains(RemoteTier.key(urls[0])) }, "not the one the store has")
+        await engine.shutdown()
     }
 
     @Test func aRemoteThatIsDownAnswersNothingReadAheadOrNot() async throws {

@@ -89,11 +89,8 @@ public struct CheckPipeline: Sendable {
     public func run(
         _ inputs: [(name: String, bytes: [UInt8])], progress: (@Sendable (ProgressSnapshot) -> Void)? = nil
     ) async -> Outcome {
-        let job = ResolveJob(options: options.resolve, readerOptions: options.reader)
-        let read = job.read(inputs)
-        // The remote's records of the messages' images are read while their cards are resolved.
-        retriever.readAhead(ResolveJob.likelyAssetURLs(of: read, in: options.shard))
-        let resolved = job.resolve(read)
+        let resolved = ResolveJob(options: options.resolve, readerOptions: options.reader).run(
+            inputs, readingAheadWith: retriever, shard: options.shard)
         let plan = AssetPlan.make(resolved.run.cards).sharded(options.shard)
 
         let downloads = plan.items.filter { $0.mode == .download && !$0.otherShard }
