@@ -74,6 +74,9 @@ public final class AssetStore: Sendable {
     let objectsVolatile: Bool
     let indexVolatile: Bool
     private let cache = Mutex(IndexCache())
+    /// Held while a batch of records is appended outside ``cache``'s mutex (``flushBatch(wait:)``): one flush at a
+    /// time, so batches reach the log in the order they were taken. Taken before ``cache``, never while holding it.
+    private let flushing = Mutex(())
 
     /// Opens (creating if needed) the store at `directory`, or at ``defaultDirectory(environment:)``.
     /// - Parameters:
@@ -183,11 +186,25 @@ public final class AssetStore: Sendable {
     ///   call — with the reason; their URLs stay as the index had them before.
     @discardableResult
     public func flush() -> [UnrecordedURL] {
-        cache.withLock { cache in
-            let failed = cache.unrecorded + cache.flush(self, durable: true)
+        let dropped = flushBatch(wait: true) ?? []
+        return cache.withLock { cache in
+            let failed = cache.unrecorded + dropped
             cache.unrecorded = []
             return failed
         }
+    }
+
+    /// Appends the waiting records: taken from the cache, appended without its mutex — other threads go on recording
+    /// and looking up meanwhile, instead of waiting a whole batch's checks and writes — and the view brought up to
+    /// date. Returns what could not be appended, or `nil` when `wait` is false and another flush is running (its
+    /// caller's records are then appended by a later one).
+    private func flushBatch(wait: Bool) -> [UnrecordedURL]? {
+        func run() -> [UnrecordedURL] {
+            guard let batch = cache.withLock({ $0.takeBatch() }) else { return [] }
+            let outcome = IndexCache.append(batch, to: self, durable: true)
+            return cache.withLock { $0.finish(batch, outcome) }
+        }
+        return wait ? flushing.withLock { _ in run() } : flushing.withLockIfAvailable { _ in run() }
     }
 
     /// On a `304 Not Modified`: rewrites only the record (new `fetchedAt`, and any validators or
@@ -454,17 +471,19 @@ public final class AssetStore: Sendable {
             throw StoreError(.invalidArgument, "URL too long for an index record (\(line.count) bytes)")
         }
         let waiting = PendingRecord(record: record, url: url, line: line, blob: blob)
-        try cache.withLock { (cache) throws(StoreError) in
+        let due = try cache.withLock { (cache) throws(StoreError) -> Bool in
             cache.enqueue(waiting)
             if batching.isImmediate {
                 if let failure = cache.flush(self, durable: false).first { throw failure.error }
-                return
+                return false
             }
             let now = ContinuousClock.now
             if cache.oldestPending == nil { cache.oldestPending = now }
-            if cache.pending.count >= batching.maxRecords || now - cache.oldestPending! >= batching.maxDelay {
-                cache.unrecorded += cache.flush(self, durable: true)
-            }
+            return cache.pending.count >= batching.maxRecords || now - cache.oldestPending! >= batching.maxDelay
+        }
+        // A batch is due: appended outside the cache's mutex, so the other threads' records do not wait for it.
+        if due, let dropped = flushBatch(wait: false), !dropped.isEmpty {
+            cache.withLock { $0.unrecorded += dropped }
         }
     }
 
@@ -573,7 +592,8 @@ public final class AssetStore: Sendable {
     /// Appends waiting batched records before verify, gc or stats read the log from disk (what they cannot append
     /// is reported by the next ``flush()``). Call before taking the store lock: the flush takes it shared.
     func flushWaiting() {
-        cache.withLock { $0.unrecorded += $0.flush(self, durable: true) }
+        guard let dropped = flushBatch(wait: true), !dropped.isEmpty else { return }
+        cache.withLock { $0.unrecorded += dropped }
     }
 
     /// Reads the whole log afresh (verify and gc want every damaged record, including a torn tail).

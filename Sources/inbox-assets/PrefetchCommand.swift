@@ -152,7 +152,7 @@ struct Prefetch {
     /// that failed mid-run, 1 when any asset failed, else 0.
     func finish() throws -> Int32 {
         for message in inputErrors { Console.err("Error: \(message)\n") }
-        if let failure = assets.lazy.compactMap(\.storeError).first {
+        if let failure = assets.indices.lazy.compactMap({ assets[$0].storeError }).first {
             throw CommandFailure(
                 message: "the store \(store.directory) failed: \(failure.message); nothing half-written was kept",
                 status: ExitCode.invalidInput)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 @testable import AssetStore
@@ -79,6 +80,47 @@ struct BatchTests {
         #expect(try reader.lookup("https://b.test/1") != nil)
         #expect(writer.flush().isEmpty)
         #expect(try reader.lookup("https://b.test/1") == nil)
+    }
+
+    /// Full batches are appended outside the index's mutex, so threads go on recording and looking up while one
+    /// appends: every record still reaches the log once, batches in the order they were taken (the newest record of
+    /// a URL wins in every store's view), and each thread sees its own records at once throughout.
+    @Test func threadsRecordingWhileABatchIsAppendedLoseNothingAndKeepTheOrder() throws {
+        let directory = TemporaryDirectory()
+        let writer = try AssetStore(
+            directory: directory.path, batching: RecordBatching(maxRecords: 8, maxDelay: .seconds(3_600)))
+        let threads = 4
+        let rounds = 60
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            do {
+                for round in 0..<rounds {
+                    let url = "https://b.test/\(thread)/\(round)"
+                    let blob = try ingest(writer, url: url, [UInt8(thread), UInt8(round), 1])
+                    // Each thread also rewrites one URL of its own, so only the order of batches decides what wins.
+                    try ingest(writer, url: "https://b.test/\(thread)/latest", [UInt8(thread), UInt8(round), 2])
+                    if try writer.lookup(url)?.blob != blob {
+                        failures.withLock { $0.append("\(url) not seen by its own store") }
+                    }
+                }
+            } catch {
+                failures.withLock { $0.append("thread \(thread): \(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(writer.flush().isEmpty)
+        let reader = try AssetStore(directory: directory.path)
+        #expect(try reader.list().count == threads * (rounds + 1))
+        for thread in 0..<threads {
+            let latest = try reader.lookup("https://b.test/\(thread)/latest")
+            #expect(try latest.map { try reader.read($0.blob).bytes } == [UInt8(thread), UInt8(rounds - 1), 2])
+            #expect(try writer.lookup("https://b.test/\(thread)/latest") == latest)
+        }
+        // Clean: every record's blob is there and intact (the rewritten URL's earlier blobs are orphans for gc).
+        let report = try reader.verify()
+        #expect(report.isClean && report.entriesChecked == threads * (rounds + 1))
+        #expect(try reader.gc(orphanGrace: .zero).removedOrphans == threads * (rounds - 1))
+        #expect(try reader.verify().isSpotless)
     }
 
     @Test func anOldBatchIsAppendedWithTheNextRecord() throws {

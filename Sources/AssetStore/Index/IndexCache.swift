@@ -128,11 +128,15 @@ struct IndexCache {
     var dirtyDirectories: Set<String> = []
     /// Records an automatic flush dropped, handed out by the next ``AssetStore/flush()``.
     var unrecorded: [UnrecordedURL] = []
+    /// Records a flush took and is appending outside the mutex: applied on top of the view, as pending ones are,
+    /// until they are in the log.
+    var inFlight: [PendingRecord] = []
 
     /// Brings the view up to date; records still waiting stay applied on top of it. They belong there whatever
     /// other processes appended meanwhile: they will be appended after all of that, and the newest record wins.
     mutating func refresh(_ store: AssetStore) throws(StoreError) {
         if try view.refresh(store) {
+            for waiting in inFlight { view.state.apply(waiting.record) }
             for waiting in pending { view.state.apply(waiting.record) }
         }
     }
@@ -143,22 +147,36 @@ struct IndexCache {
         pending.append(waiting)
     }
 
-    /// Appends every waiting record (see ``RecordBatching``). Returns the records it could not append.
+    /// Appends every waiting record (see ``RecordBatching``) while the caller holds the mutex. Returns the records it
+    /// could not append. (``AssetStore`` flushes outside the mutex instead: ``takeBatch()``, ``append(_:to:durable:)``,
+    /// ``finish(_:_:)``.)
     mutating func flush(_ store: AssetStore, durable: Bool) -> [UnrecordedURL] {
-        let logPath = store.logPath
-        guard !pending.isEmpty else { return [] }
-        let batch = pending
-        let directories = dirtyDirectories
+        guard let batch = takeBatch() else { return [] }
+        return finish(batch, Self.append(batch, to: store, durable: durable))
+    }
+
+    /// Hands every waiting record to a flush: they stay applied on top of the view (``inFlight``) until it ends.
+    /// Flushes must not overlap (``AssetStore`` serialises them), so that batches reach the log in the order taken.
+    mutating func takeBatch() -> FlushBatch? {
+        guard !pending.isEmpty else { return nil }
+        let batch = FlushBatch(records: pending, directories: dirtyDirectories)
+        inFlight = pending
         pending = []
         oldestPending = nil
         dirtyDirectories = []
-        var dropped: [UnrecordedURL] = []
+        return batch
+    }
+
+    /// Appends a batch to the log — the fan-out directories fsync'd first, every blob checked to be there — without
+    /// the mutex: records keep arriving (and lookups keep answering) meanwhile.
+    static func append(_ batch: FlushBatch, to store: AssetStore, durable: Bool) -> FlushOutcome {
+        let logPath = store.logPath
         do throws(StoreError) {
             // Shared store lock: gc cannot delete a blob between the check below and the append, nor compact the
             // log underneath it (the log is opened by path under the lock, after any rename).
             let lock = try store.lock(exclusive: false)
             defer { lock?.release() }
-            for fanOut in directories.sorted() where !store.objectsVolatile {
+            for fanOut in batch.directories.sorted() where !store.objectsVolatile {
                 let path = store.objectsDirectory + "/" + fanOut
                 let fd = try FileSystem.open(
                     at: store.objectsFD, fanOut, O_RDONLY | O_DIRECTORY, path: path,
@@ -166,15 +184,15 @@ struct IndexCache {
                 defer { close(fd) }
                 try FileSystem.sync(fd, path: path)
             }
+            var dropped: [UnrecordedURL] = []
             var lines: [[UInt8]] = []
-            lines.reserveCapacity(batch.count)
-            for waiting in batch {
+            lines.reserveCapacity(batch.records.count)
+            for waiting in batch.records {
                 if let blob = waiting.blob {
-                    let path = store.blobPath(blob.sha256)
                     var info = stat()
                     let relative = blob.sha256.prefix(2) + "/" + blob.sha256
                     if fstatat(store.objectsFD, relative, &info, 0) != 0 && errno != ENOENT && errno != ENOTDIR {
-                        throw StoreError.system("stat", path: path, errno: errno)
+                        throw StoreError.system("stat", path: store.blobPath(blob.sha256), errno: errno)
                     }
                     guard FileSystem.isRegularFile(info), Int(info.st_size) == blob.size else {
                         dropped.append(
@@ -182,35 +200,30 @@ struct IndexCache {
                                 url: waiting.url,
                                 error: StoreError(
                                     .blobMissing, "blob \(blob.sha256) is not in the store; commit it first",
-                                    path: path)))
+                                    path: store.blobPath(blob.sha256))))
                         continue
                     }
                 }
                 lines.append(waiting.line)
             }
-            guard !lines.isEmpty else {
-                view.reset()
-                return dropped
-            }
+            guard !lines.isEmpty else { return .appended(dropped: dropped, written: nil) }
             let fd = try FileSystem.open(
                 at: store.indexFD, AssetStore.logName, O_WRONLY | O_APPEND | O_CREAT, path: logPath,
                 operation: "open index")
             defer { close(fd) }
             // One write per 64 KiB of whole records: O_APPEND keeps each write whole against other appenders.
+            // Where the writes landed: one unbroken span means nobody else appended in between.
+            var written: (start: Int, end: Int, unbroken: Bool)? = nil
             var chunk: [UInt8] = []
-            var contiguous = true
             func write(_ bytes: [UInt8]) throws(StoreError) {
                 try withBytes(bytes) { (raw) throws(StoreError) in
                     try FileSystem.writeAll(fd, raw.baseAddress!, raw.count, path: logPath)
                 }
-                // Where the write landed: if right where this view stopped, nobody else appended in between and
-                // the view can skip re-reading its own records (they are applied already).
                 let end = Int(lseek(fd, 0, SEEK_CUR))
-                if contiguous && end - bytes.count == view.offset && view.seenSize == view.offset && view.fd >= 0 {
-                    view.offset = end
-                    view.seenSize = end
+                if let previous = written {
+                    written = (previous.start, end, previous.unbroken && end - bytes.count == previous.end)
                 } else {
-                    contiguous = false
+                    written = (end - bytes.count, end, true)
                 }
             }
             for line in lines {
@@ -227,13 +240,49 @@ struct IndexCache {
                     throw StoreError.system("fsync", path: logPath, errno: errno)
                 }
             }
-            // Dropped records were applied to the view: read the log afresh to forget them.
-            if !dropped.isEmpty { view.reset() }
-            return dropped
+            return .appended(dropped: dropped, written: written)
         } catch {
-            dirtyDirectories.formUnion(directories)
-            view.reset()
-            return batch.map { UnrecordedURL(url: $0.url, error: error) }
+            return .failed(error)
         }
     }
+
+    /// Ends a flush (with the mutex): the view moves past the records when they landed right where it stopped
+    /// (it need not read back what it has applied already), and forgets what was dropped or failed. Returns the
+    /// records that could not be appended.
+    mutating func finish(_ batch: FlushBatch, _ outcome: FlushOutcome) -> [UnrecordedURL] {
+        inFlight = []
+        switch outcome {
+        case .failed(let error):
+            dirtyDirectories.formUnion(batch.directories)
+            view.reset()
+            return batch.records.map { UnrecordedURL(url: $0.url, error: error) }
+        case .appended(let dropped, let written):
+            // Dropped records were applied to the view (as is everything when nothing was written): read the log
+            // afresh to forget them. The pending records are applied again on top of it.
+            guard dropped.isEmpty, let written else {
+                view.reset()
+                return dropped
+            }
+            if written.unbroken && view.fd >= 0 && view.offset == written.start && view.seenSize == written.start {
+                view.offset = written.end
+                view.seenSize = written.end
+            }
+            return []
+        }
+    }
+}
+
+/// The records one flush appends, and the fan-out directories their blobs went into.
+struct FlushBatch {
+    var records: [PendingRecord]
+    var directories: Set<String>
+}
+
+/// What appending a ``FlushBatch`` came to.
+enum FlushOutcome {
+    /// Appended, except `dropped` (their blobs were gone). `written`: where the writes landed in the log (`nil` when
+    /// nothing was written), and whether they formed one unbroken run (no other appender's records in between).
+    case appended(dropped: [UnrecordedURL], written: (start: Int, end: Int, unbroken: Bool)?)
+    /// Nothing appended.
+    case failed(StoreError)
 }

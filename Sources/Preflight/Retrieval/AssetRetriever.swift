@@ -301,7 +301,16 @@ public final class AssetRetriever: Sendable {
             for await (index, asset) in group { done(index, asset) }
         }
         await settling
-        return recordsFlushed(urls.map { results[firstIndex[$0]!]! })
+        var ordered: [RetrievedAsset] = []
+        ordered.reserveCapacity(urls.count)
+        if unique.count == urls.count {
+            // Every URL once (a plan's downloads): the results are in order already, and each is moved out, not
+            // copied (a copy retains a dozen fields, and freeing the original releases them again).
+            for index in results.indices { ordered.append(results[index].take()!) }
+        } else {
+            for url in urls { ordered.append(results[firstIndex[url]!]!) }
+        }
+        return recordsFlushed(ordered)
     }
 
     // MARK: Many URLs from the remote at once
@@ -327,6 +336,8 @@ public final class AssetRetriever: Sendable {
     /// loop ahead of the one being settled (memory: that many batches of records, a few MB).
     static let remoteBatch = 512
     static let remoteBatchesAhead = 3
+    /// How many records a settling lane takes at a time (see ``settleFromRemote(_:_:)``).
+    static let settleChunk = 8
 
     /// What the batch phase made of a URL: served (fresh, verified, stored), or what its own retrieval should know.
     private enum Settled: Sendable {
@@ -381,12 +392,22 @@ public final class AssetRetriever: Sendable {
             start += Self.remoteBatch
             readAhead()
             let requests = batch.map { unique[$0] }
+            // Each lane takes the batch's next few records until none is left, rather than a fixed share: lanes
+            // that share the cores with the read loop and the remote's server run at different speeds, and a fixed
+            // half left one lane idle for up to half the batch while the other finished (found by tracing them).
+            let next = ChunkCounter()
             await withTaskGroup(of: [(Int, Settled)].self) { group in
-                for lane in 0..<lanes {
+                for _ in 0..<lanes {
                     group.addTask {
-                        stride(from: lane, to: batch.count, by: lanes).map { position in
-                            (batch[position], self.settle(requests[position], records[position], remote, store))
+                        var settled: [(Int, Settled)] = []
+                        while case let start = next.take(Self.settleChunk), start < batch.count {
+                            for position in start..<min(start + Self.settleChunk, batch.count) {
+                                settled.append(
+                                    (batch[position], self.settle(requests[position], records[position], remote, store))
+                                )
+                            }
                         }
+                        return settled
                     }
                 }
                 for await settled in group {
@@ -609,4 +630,12 @@ public final class AssetRetriever: Sendable {
                     AssetFindingCode.storeFailed, "\(Redaction.redactURL(url)) could not be stored: \(error.message)")
             ], storeError: error)
     }
+}
+
+/// Hands out consecutive ranges of positions to the lanes settling one batch.
+private final class ChunkCounter: Sendable {
+    private let next = Atomic(0)
+
+    /// The first position of the next `count` (at or past the end when none is left).
+    func take(_ count: Int) -> Int { next.wrappingAdd(count, ordering: .relaxed).oldValue }
 }
