@@ -30,7 +30,7 @@ public struct ResolveJob: Sendable {
     }
 
     /// The messages of every input, before any card is resolved (``run(_:keepingMessages:)`` is `read`, then
-    /// ``resolve(_:keepingMessages:)``; ``run(_:keepingMessages:readingAheadWith:shard:)`` works in between).
+    /// ``resolve(_:keepingMessages:)``; ``run(_:keepingMessages:readingAheadWith:shard:)`` reads ahead as it reads).
     struct Read: Sendable {
         /// Every usable input's messages and input findings, in input order.
         var batch: ReadBatch
@@ -38,23 +38,22 @@ public struct ResolveJob: Sendable {
         var unusable: [InputError]
     }
 
-    /// ``run(_:keepingMessages:)`` for a run that retrieves the cards' assets next: between reading and resolving,
-    /// `retriever` starts reading the remote's records of the messages' images (``AssetRetriever/readAhead(_:)``),
-    /// so that those reads overlap the resolving.
+    /// ``run(_:keepingMessages:)`` for a run that retrieves the cards' assets next: while the inputs are read,
+    /// `retriever` starts reading the remote's records of the messages' images (``AssetRetriever/readAhead(_:)``,
+    /// every ``CampaignReader/observedBatch`` messages), so that those reads overlap the reading and resolving.
     public func run(
         _ inputs: [(name: String, bytes: [UInt8])], keepingMessages: Bool = false,
         readingAheadWith retriever: AssetRetriever, shard: Shard
     ) -> Outcome {
-        let read = read(inputs)
-        retriever.readAhead(Self.likelyAssetURLs(of: read, in: shard))
+        let read = read(inputs) { messages in retriever.readAhead(Self.likelyAssetURLs(of: messages, in: shard)) }
         return resolve(read, keepingMessages: keepingMessages)
     }
 
-    /// The image URLs of the messages read that reach the inbox and belong to `shard`, in message order: the guess at
+    /// The image URLs of the messages that reach the inbox and belong to `shard`, in message order: the guess at
     /// what the plan will fetch (most cards show their message's image; the rest of the plan is read when it is
     /// known).
-    private static func likelyAssetURLs(of read: Read, in shard: Shard) -> [String] {
-        read.batch.messages.withUnsafeBufferPointer { messages in
+    private static func likelyAssetURLs(of messages: ArraySlice<InboxMessage>, in shard: Shard) -> [String] {
+        messages.withUnsafeBufferPointer { messages in
             messages.indices.compactMap { index in
                 guard messages[index].reachesInbox, let url = messages[index].imageURL else { return nil }
                 return shard.contains(url) ? url : nil
@@ -63,12 +62,17 @@ public struct ResolveJob: Sendable {
     }
 
     /// Reads `inputs` in order. An unusable input does not stop the others.
-    func read(_ inputs: [(name: String, bytes: [UInt8])]) -> Read {
+    /// - Parameter observer: handed the messages as they are read (see
+    ///   ``CampaignReader/read(bytes:source:options:observer:)``).
+    func read(
+        _ inputs: [(name: String, bytes: [UInt8])], observer: ((ArraySlice<InboxMessage>) -> Void)? = nil
+    ) -> Read {
         var batch = ReadBatch()
         var unusable: [InputError] = []
         for input in inputs {
             do {
-                var read = try CampaignReader.read(bytes: input.bytes, source: input.name, options: readerOptions)
+                var read = try CampaignReader.read(
+                    bytes: input.bytes, source: input.name, options: readerOptions, observer: observer)
                 if read.messages.isEmpty {
                     // Nothing to resolve: unusable as a whole (exit 2); the first error found in it is the reason.
                     read.findings.removeAll { $0.finding.code == CardFindingCode.noMessages }
@@ -84,7 +88,7 @@ public struct ResolveJob: Sendable {
         return Read(batch: batch, unusable: unusable)
     }
 
-    /// Resolves what ``read(_:)`` read.
+    /// Resolves what ``read(_:observer:)`` read.
     /// - Parameter keepingMessages: return the messages in ``Outcome/messages`` instead of freeing them here.
     func resolve(_ read: Read, keepingMessages: Bool = false) -> Outcome {
         var run = CardResolver(options: options).run(read.batch)

@@ -339,3 +339,38 @@ extension JSONValue {
         #expect(card.has("input.findingsTruncated"))
     }
 }
+
+/// ``CampaignReader/read(bytes:source:options:observer:)`` hands the messages out as they are read, in every input
+/// shape: together the slices are the batch's messages, in order, each of them once.
+@Suite struct ReaderObserverTests {
+    static let shapes: [Named<(String, Int)>] = [
+        Named(
+            "createMessage request",
+            (
+                "{\"request\":{\"notifications\":["
+                    + Array(repeating: #"{"inbox_days":1}"#, count: 600).joined(separator: ",")
+                    + "]}}", 600
+            )),
+        Named(
+            "feed list", ("{\"messages\":[" + Array(repeating: feedLine, count: 300).joined(separator: ",") + "]}", 300)
+        ),
+        Named("NDJSON", (Array(repeating: pushLine, count: 257).joined(separator: "\n"), 257)),
+        Named("one message", (feedLine, 1)),
+        Named("no message", ("{\"request\":{\"notifications\":[]}}", 0)),
+    ]
+
+    @Test(arguments: shapes)
+    func theObserverSeesEveryMessageOnceInOrder(_ shape: Named<(String, Int)>) throws {
+        let (text, count) = shape.value
+        var slices: [[String]] = []
+        let batch = try CampaignReader.read(bytes: Array(text.utf8), source: "in.json") { messages in
+            slices.append(messages.map(\.id))
+        }
+        #expect(batch.messages.count == count)
+        #expect(slices.flatMap { $0 } == batch.messages.map(\.id))
+        // Full slices while reading, the rest at the end.
+        let full = count / CampaignReader.observedBatch
+        #expect(slices.count == full + (count % CampaignReader.observedBatch == 0 ? 0 : 1))
+        #expect(slices.prefix(full).allSatisfy { $0.count == CampaignReader.observedBatch })
+    }
+}

@@ -68,6 +68,20 @@ struct RemoteReadAheadTests {
         #expect(try Self.gets(nginx, atLeast: 50).count == 50, "the other 30 are read when asked for")
     }
 
+    /// Called as the messages are read: the limit counts over every call, and a URL is read ahead once.
+    @Test func theLimitHoldsOverManyCallsAndNoURLIsReadAheadTwice() async throws {
+        let (nginx, tier, urls, records) = try await Self.remote(50)
+        tier.readAhead(Array(urls[0..<12]), limit: 30, batch: 8)
+        tier.readAhead(Array(urls[6..<24]), limit: 30, batch: 8)  // 6 seen before: 12 new
+        tier.readAhead(Array(urls[24..<50]), limit: 30, batch: 8)  // only 6 more fit
+        let answers = await tier.records(for: Array(urls[0..<30]))
+        for (url, answer) in zip(urls, answers) { #expect(answer == records[url], "\(url)") }
+        try await Task.sleep(for: .milliseconds(300))
+        let log = try Self.gets(nginx, atLeast: 30)
+        #expect(log.count == 30, "\(log.count) reads")
+        #expect(Set(log.map { $0.split(separator: " ").last(where: { $0.contains("/r/ac/") }) ?? "" }).count == 30)
+    }
+
     @Test func theRetrieverReadsAheadOnlyWhatItWouldAskTheRemoteFor() async throws {
         let (nginx, tier, urls, records) = try await Self.remote(6)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ia-readahead-\(UUID())").path

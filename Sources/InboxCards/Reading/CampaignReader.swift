@@ -107,10 +107,14 @@ public enum CampaignReader {
     /// - Parameters:
     ///   - bytes: the file's contents.
     ///   - source: the name as given (`-` for standard input); it starts every message's source id.
+    ///   - observer: called with the messages read since its last call, every ``observedBatch`` of them and once
+    ///     with the rest at the end, while the input is still being read (a caller can start work on them early).
+    ///     It must not keep the slice: that would make the reader copy every message read so far on its next one.
     /// - Returns: the messages and input findings.
     /// - Throws: ``InputError`` when the input as a whole is unusable (the CLI exits 2).
     public static func read(
-        bytes: [UInt8], source: String, options: ReaderOptions = .init()
+        bytes: [UInt8], source: String, options: ReaderOptions = .init(),
+        observer: ((ArraySlice<InboxMessage>) -> Void)? = nil
     ) throws(InputError) -> ReadBatch {
         guard bytes.count <= options.maxInputBytes else {
             throw InputError(source: source, kind: .tooLarge(limit: options.maxInputBytes))
@@ -118,6 +122,7 @@ public enum CampaignReader {
         guard bytes.contains(where: { !isWhitespace($0) }) else { throw InputError(source: source, kind: .empty) }
         let parseOptions = JSONParseOptions(maxDepth: options.maxDepth)
         var reader = Reader(source: source, options: options)
+        reader.observer = observer
         reader.batch.sources.append(source)
         let document: (value: JSONValue, warnings: [JSONWarning])
         do {
@@ -140,6 +145,9 @@ public enum CampaignReader {
         }
         return reader.finish()
     }
+    /// How many messages the observer of ``read(bytes:source:options:observer:)`` is handed at a time.
+    public static let observedBatch = 256
+
     static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
@@ -169,6 +177,10 @@ private struct Reader {
     var batch = ReadBatch()
     /// Input findings not kept because the input already has ``FindingBudget/perInput`` of them.
     var suppressed = 0
+    /// Told about the messages as they are read (see ``CampaignReader/read(bytes:source:options:observer:)``).
+    var observer: ((ArraySlice<InboxMessage>) -> Void)?
+    /// How many messages the observer has been handed.
+    var observed = 0
 
     init(source: String, options: ReaderOptions) {
         self.source = source
@@ -177,6 +189,7 @@ private struct Reader {
 
     /// The batch, with a warning when the input held no message and nothing else was wrong with it.
     mutating func finish() -> ReadBatch {
+        if let observer, observed < batch.messages.count { observer(batch.messages[observed...]) }
         if suppressed > 0 {
             batch.findings.append(
                 SourcedFinding(
@@ -305,7 +318,7 @@ private struct Reader {
             // A request body without the `request` wrapper.
             readNotifications(object["notifications"], path: JSONPath.key(path, "notifications"))
         } else if object["inbox_id"] != nil || object["action_params"] != nil {
-            batch.messages.append(FeedReader.read(object, id: sourceID(path), path: path, options: options))
+            append(FeedReader.read(object, id: sourceID(path), path: path, options: options))
         } else if object["pw_inbox"] != nil || object["aps"] != nil || object["inbox_params"] != nil {
             let message = PushReader.read(object, id: sourceID(path), path: path, options: options)
             if !message.reachesInbox {
@@ -313,7 +326,7 @@ private struct Reader {
                     .warning, CardFindingCode.notInbox,
                     "push payload without pw_inbox: a plain push that never reaches the inbox, no card", path: path)
             }
-            batch.messages.append(message)
+            append(message)
         } else if case .array(let messages)? = object["messages"] {
             readFeedList(messages, path: JSONPath.key(path, "messages"))
         } else if case .array(let messages)? = object["response"]?["messages"] {
@@ -340,7 +353,7 @@ private struct Reader {
                     path: elementPath)
                 continue
             }
-            batch.messages.append(
+            append(
                 FeedReader.read(object, id: sourceID(elementPath), path: elementPath, options: options))
         }
     }
@@ -355,6 +368,7 @@ private struct Reader {
             }
             return
         }
+        batch.messages.reserveCapacity(batch.messages.count + notifications.count)
         for (index, element) in notifications.enumerated() {
             let elementPath = JSONPath.index(path, index)
             guard case .object(let object) = element else {
@@ -378,7 +392,16 @@ private struct Reader {
                 "no inbox_image, inbox_date or inbox_days: a plain push that never reaches the inbox, no card",
                 path: path)
         }
+        append(message)
+    }
+
+    /// Adds a message, handing the observer the next ``CampaignReader/observedBatch`` when they are complete.
+    mutating func append(_ message: InboxMessage) {
         batch.messages.append(message)
+        if let observer, batch.messages.count - observed >= CampaignReader.observedBatch {
+            observer(batch.messages[observed...])
+            observed = batch.messages.count
+        }
     }
 
     mutating func wrongTypeInput(_ value: JSONValue, expected: String, path: String) {

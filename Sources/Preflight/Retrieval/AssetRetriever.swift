@@ -318,8 +318,8 @@ public final class AssetRetriever: Sendable {
     /// Starts reading the remote's records of `urls` — a guess at what a coming
     /// ``retrieveAll(_:progress:)-([AssetRequest],_)`` will ask for, made before its plan exists (the images of a
     /// feed's messages, before their cards are resolved) — so that its batch phase finds them read and the remote's
-    /// reads overlap the resolving. At most as many as the
-    /// batch phase reads ahead (``remoteBatch`` × ``remoteBatchesAhead``), which bounds the memory. Left out: URLs the
+    /// reads overlap the reading and resolving. Called as the messages are read; over all calls at most as many as
+    /// the batch phase reads ahead (``remoteBatch`` × ``remoteBatchesAhead``), which bounds the memory. Left out: URLs the
     /// local store has an entry for (their retrieval does not ask the remote first) and URLs that are never requested
     /// (``AssetPlan/refusal(of:)``). A guess that is not in the plan costs one `/ac/` read and is dropped. No-op
     /// without a remote, or when the batch phase would not use it (a store that cannot be written, online).

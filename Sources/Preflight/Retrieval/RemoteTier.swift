@@ -131,16 +131,20 @@ public final class RemoteTier: Sendable {
         return answers
     }
 
-    /// Starts reading the records of up to `limit` of `urls` (in order, each once) before the run knows which it
-    /// will want: the feed's messages are read before their cards are resolved, and their images are most of what
-    /// the plan asks for, so the remote's reads overlap the resolving instead of waiting for it. ``records(for:)``
-    /// takes what it can from here; a record nobody takes is dropped with the tier. Reads in batches of `batch`.
+    /// Starts reading the records of `urls` (in order, each once) before the run knows which it will want: the
+    /// feed's messages are read before their cards are resolved, and their images are most of what the plan asks
+    /// for, so the remote's reads overlap the reading and resolving instead of waiting for them. Called as the
+    /// messages are read; `limit` counts over every call, and a URL read ahead before is not read again.
+    /// ``records(for:)`` takes what it can from here; a record nobody takes is dropped with the tier. Reads in
+    /// batches of up to `batch`.
     public func readAhead(_ urls: [String], limit: Int, batch: Int) {
-        var seen: Set<String> = []
-        var chosen: [String] = []
-        for url in urls where chosen.count < limit && seen.insert(url).inserted { chosen.append(url) }
-        guard !chosen.isEmpty else { return }
         early.withLock { reads in
+            var chosen: [String] = []
+            var seen: Set<String> = []
+            for url in urls where reads.started + chosen.count < limit && reads.located[url] == nil {
+                if seen.insert(url).inserted { chosen.append(url) }
+            }
+            reads.started += chosen.count
             for start in stride(from: 0, to: chosen.count, by: batch) {
                 let part = Array(chosen[start..<min(start + batch, chosen.count)])
                 let task = Task { [cache] in await cache.getAll(part.map { .action(Self.key($0)) }) }
@@ -337,6 +341,8 @@ private struct EarlyReads {
     var located: [String: (batch: Int, position: Int)] = [:]
     /// How many records of each batch are still to be taken.
     var remaining: [Int] = []
+    /// How many URLs were read ahead in all (``RemoteTier/readAhead(_:limit:batch:)``'s `limit` counts them).
+    var started = 0
 
     mutating func add(_ urls: [String], _ task: Batch) {
         for (position, url) in urls.enumerated() { located[url] = (batches.count, position) }
