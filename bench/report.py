@@ -494,6 +494,13 @@ blob only for larger ones; curl only downloads (no hash, no store, no index).
   The store's promise is unchanged (every blob durable — fsync'd, off tmpfs — and linked before its record). By
   hand, in interleaved rounds on a slow host: 0.66× with the exit change alone, 0.74× with all of it (whole commands,
   medians of 8–10 rounds); the runner's CPU 0.98 → 0.92 CPU-s for the base64, buffer and tmpfs steps.
+  Later the same day (traced with timestamps at each phase): the settling lanes take the next 8 records of a batch
+  instead of a fixed half, and a full batch of index records is appended outside the index mutex (one lane idled
+  5–13 ms of every ~22 ms batch before: the other held the mutex for the 1,024 records' checks and writes); the
+  read-ahead starts while the feed is read, 256 messages at a time (first request ~0.04 s after the start, was
+  0.08–0.11 s); `retrieveAll` moves its results out instead of copying them (the end of the run 10–12 ms shorter).
+  On this noisy host the whole-command ratio moves ±10% between runs: a g2-only repeat right after this run gave
+  0.76×.
 - Where the time goes (`perf record`, `perf stat` and nginx's own CPU time from `/proc`, by hand on the same
   setup): before the first request, the start and the feed's read (~0.06–0.08 s on one core); then the run is
   CPU-bound on the two cores it shares with nginx. The runner spends ~0.85–1.0 CPU-s: its read loop about as much
