@@ -162,8 +162,14 @@ public final class AssetStore: Sendable {
 
     /// Stores `bytes` as a blob (convenience over ``beginBlob(hashing:sizeHint:deferred:)``).
     public func put(bytes: [UInt8]) throws(StoreError) -> BlobRef {
-        // Sized to the bytes: a 5 KB inline blob from the remote needs no 256 KiB write buffer.
-        let writer = try beginBlob(sizeHint: bytes.count)
+        try put(bytes: bytes[...])
+    }
+
+    /// Stores `bytes` as a blob (convenience over ``beginBlob(hashing:sizeHint:deferred:)``).
+    public func put(bytes: ArraySlice<UInt8>) throws(StoreError) -> BlobRef {
+        // The smallest write buffer (4 KiB): bytes at hand that fill it go to the file as they are, without a copy
+        // (a 5 KB inline blob from the remote need not be copied into a buffer of its own size first).
+        let writer = try beginBlob(sizeHint: 0)
         try writer.write(bytes)
         return try writer.commit()
     }

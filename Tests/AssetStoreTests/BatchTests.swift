@@ -206,6 +206,21 @@ struct BatchTests {
         #expect(try store.verify().isSpotless)
     }
 
+    /// `put(bytes:)` writes what fills its 4 KiB buffer straight from the caller's bytes, and a slice from the middle
+    /// of a larger array: every size around the buffer's stores exactly its bytes under their SHA-256.
+    @Test(arguments: [0, 1, 4_095, 4_096, 4_097, 16 << 10, 300_000])
+    func aPutOfBytesAtHandStoresExactlyThem(size: Int) throws {
+        let directory = TemporaryDirectory()
+        let store = try AssetStore(directory: directory.path)
+        let around = pseudoRandomBytes(size + 20, seed: UInt64(size))
+        let bytes = around[7..<(7 + size)]
+        let blob = try store.put(bytes: bytes)
+        #expect(blob.size == size)
+        #expect(blob.sha256 == (try coreutilsSHA256(Array(bytes))))
+        #expect(try store.read(blob).bytes == Array(bytes))
+        #expect(try store.put(bytes: Array(bytes)) == blob)
+    }
+
     @Test func aWriterThatDoesNotHashIsNamedByTheCallersDigest() throws {
         let directory = TemporaryDirectory()
         let store = try AssetStore(directory: directory.path)

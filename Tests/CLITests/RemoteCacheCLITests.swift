@@ -38,6 +38,23 @@ import Testing
         }
     }
 
+    /// A record file as the runner writes it: the JSON header, and the inline copy after its newline (if any).
+    static func readRecord(_ path: String) throws -> (header: JSONObject, inline: [UInt8]?) {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let newline = bytes.firstIndex(of: 0x0A)
+        let header = try #require(try JSON.parse(Array(bytes[..<(newline ?? bytes.count)])).objectValue)
+        return (header, newline.map { Array(bytes[($0 + 1)...]) })
+    }
+
+    /// Writes a record file: the header, and the inline copy (its `inlineBytes` set to match) after a newline.
+    static func writeRecord(_ path: String, header: JSONObject, inline: [UInt8]?) throws {
+        var header = header
+        header["inlineBytes"] = inline.map { .int($0.count) }
+        var bytes = Array(JSONValue.object(header).serialized().utf8)
+        if let inline { bytes += [0x0A] + inline }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
     /// Every output of a run, for the no-secret checks.
     private static func everything(_ result: CLIResult) -> String { result.stdout + result.stderr }
 
@@ -56,7 +73,8 @@ import Testing
         #expect(shared.remoteRecords().count == stored.count)
         // Records hold no secret: the pass URL's token is redacted in what the remote stores.
         for record in shared.remoteRecords() {
-            let text = try String(contentsOfFile: shared.nginx.root + "/cache/ac/" + record, encoding: .utf8)
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: shared.nginx.root + "/cache/ac/" + record)))
+            let text = String(decoding: bytes, as: UTF8.self)
             #expect(!text.contains("PASSSECRET"), "\(text)")
         }
 
@@ -147,24 +165,22 @@ import Testing
         let path = shared.nginx.root + "/cache/cas/" + hero.blob.sha256
         let recordPath = try #require(
             shared.remoteRecords().map { shared.nginx.root + "/cache/ac/" + $0 }.first { record in
-                (try? String(contentsOfFile: record, encoding: .utf8))?.contains(hero.blob.sha256) ?? false
+                (try? Self.readRecord(record))?.header["sha256"] == .string(hero.blob.sha256)
             })
-        var record = try #require(
-            try JSON.parse([UInt8](Data(contentsOf: URL(fileURLWithPath: recordPath))))
-                .objectValue)
-        let copy = try #require(record["inline"]?.stringValue.flatMap { Data(base64Encoded: $0) })
-        #expect([UInt8](copy).count == hero.blob.size, "a small blob rides inline")
+        let record = try Self.readRecord(recordPath)
+        let copy = try #require(record.inline)
+        #expect(copy.count == hero.blob.size, "a small blob rides inline")
         if inline {
-            var bytes = [UInt8](copy)
+            var bytes = copy
             damage.apply(&bytes)
-            record["inline"] = .string(Data(bytes).base64EncodedString())
+            // The header still says how long the (damaged) copy is: the record is read, the copy is checked.
+            try Self.writeRecord(recordPath, header: record.header, inline: bytes)
         } else {
-            record["inline"] = nil
+            try Self.writeRecord(recordPath, header: record.header, inline: nil)
             var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
             damage.apply(&bytes)
             try Data(bytes).write(to: URL(fileURLWithPath: path))
         }
-        try Data(JSONValue.object(record).serialized().utf8).write(to: URL(fileURLWithPath: recordPath))
 
         shared.origin.server.resetCounters()
         let second = try await shared.origin.run([
@@ -200,7 +216,7 @@ import Testing
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try JSON.parse(result.stdout)["summary"]?["fetched"] == 1, "from origin")
-        let replaced = try JSON.parse(try String(contentsOfFile: recordPath, encoding: .utf8))
+        let replaced = try Self.readRecord(recordPath).header
         #expect(replaced["schemaVersion"] == 1, "the origin download's record replaced the garbage")
         #expect(replaced["url"] == "https://cdn.example.com/inbox/hero.png")
     }

@@ -36,13 +36,15 @@ public final class RemoteTier: Sendable {
             "the remote cache \(cache.redactedURL) could not be used (\(problem)): assets came from origin")
     }
 
-    /// Blobs up to this size ride inside their record too (`"inline"`, base64), as Bazel's `ActionResult` inlines
-    /// small outputs: a warm remote then serves a small asset in one request instead of two (record, then blob).
-    /// The blob is still uploaded to `/cas/` first, and an inline copy is verified like a blob read.
+    /// Blobs up to this size ride inside their record too, as Bazel's `ActionResult` inlines small outputs: a warm
+    /// remote then serves a small asset in one request instead of two (record, then blob). The blob is still
+    /// uploaded to `/cas/` first, and an inline copy is verified like a blob read.
     public static let inlineLimit = 16 << 10
 
     /// `{"schemaVersion":1,"url":REDACTED,"sha256","size","contentType","etag","lastModified","cacheControl",
-    /// "fetchedAtMillis","httpStatus"}`, plus `"inline"` (the blob's bytes, base64) when given.
+    /// "fetchedAtMillis","httpStatus"}`. With `inline`, the header also says `"inlineBytes":N` and is followed by a
+    /// newline and the blob's N bytes as they are (JSON never holds a raw newline, so the first one ends the header):
+    /// no base64 to encode, send a third more of and decode.
     public static func record(url: String, entry: StoreEntry, inline: [UInt8]? = nil) -> [UInt8] {
         let value = JSONValue.object(
             JSONObject(
@@ -53,8 +55,14 @@ public final class RemoteTier: Sendable {
                     ("lastModified", .optional(entry.lastModified)), ("cacheControl", .optional(entry.cacheControl)),
                     ("fetchedAtMillis", .int(Int((entry.fetchedAt.timeIntervalSince1970 * 1000).rounded()))),
                     ("httpStatus", .int(entry.httpStatus)),
-                ] + (inline.map { [("inline", JSONValue.string(Data($0).base64EncodedString()))] } ?? [])))
-        return Array(value.serialized().utf8)
+                ] + (inline.map { [("inlineBytes", JSONValue.int($0.count))] } ?? [])))
+        var bytes = Array(value.serialized().utf8)
+        if let inline {
+            bytes.reserveCapacity(bytes.count + 1 + inline.count)
+            bytes.append(UInt8(ascii: "\n"))
+            bytes += inline
+        }
+        return bytes
     }
 
     /// The entry a record describes, or `nil` when it is not one (wrong schema, a bad digest, a negative size).
@@ -62,21 +70,36 @@ public final class RemoteTier: Sendable {
 
     /// The record's entry and the blob bytes it carries inline (`nil`: none, or not base64), from one parse.
     ///
-    /// A record as ``record(url:entry:inline:)`` writes it ends with its inline copy, `,"inline":"BASE64"}`: then only
-    /// the members before it go through the JSON parser, and the base64 (a 16 KiB blob is a 22 KB string, most of the
-    /// record) is decoded straight from the record's bytes by the same decoder (``InlineMember``). Anything else —
-    /// another layout, an escape in the string, a second `inline` member, text that is not base64 — is parsed whole.
-    static func parse(_ bytes: [UInt8]) -> (entry: StoreEntry, inline: [UInt8]?)? {
+    /// A record as ``record(url:entry:inline:)`` writes it is a JSON header, a newline and `inlineBytes` bytes: only
+    /// the header goes through the JSON parser, and a body of any other length makes the record unusable (cut short
+    /// or padded: a miss, and the asset comes from origin). Records of earlier versions are JSON alone, the copy in an
+    /// `"inline"` member as base64; when they end with `,"inline":"BASE64"}` the members before it are parsed and the
+    /// base64 is decoded straight from the record's bytes (``InlineMember``). Anything else — another layout, an
+    /// escape in the string, a second `inline` member, text that is not base64 — is parsed whole.
+    static func parse(_ bytes: [UInt8]) -> (entry: StoreEntry, inline: ArraySlice<UInt8>?)? {
+        let newline = bytes.withUnsafeBytes { raw -> Int? in
+            guard let base = raw.baseAddress, let found = memchr(base, 0x0A, raw.count) else { return nil }
+            return UnsafeRawPointer(found) - base
+        }
+        if let headerEnd = newline {
+            if let header = parseWhole(Array(bytes[..<headerEnd])), let count = header.inlineBytes, !header.hasInline {
+                let body = bytes[(headerEnd + 1)...]
+                return body.count == count ? (header.entry, body) : nil
+            }
+        }
         if let (members, text) = InlineMember.split(bytes),
             let inline = Base64.decodeCanonical(text) ?? Data(base64Encoded: Data(text)).map({ [UInt8]($0) }),
-            let parsed = parseWhole(members), !parsed.hasInline
+            let parsed = parseWhole(members), !parsed.hasInline, parsed.inlineBytes == nil
         {
-            return (parsed.entry, inline)
+            return (parsed.entry, inline[...])
         }
-        return parseWhole(bytes).map { ($0.entry, $0.inline) }
+        guard let parsed = parseWhole(bytes), parsed.inlineBytes == nil else { return nil }
+        return (parsed.entry, parsed.inline?[...])
     }
 
-    private static func parseWhole(_ bytes: [UInt8]) -> (entry: StoreEntry, inline: [UInt8]?, hasInline: Bool)? {
+    private static func parseWhole(_ bytes: [UInt8])
+        -> (entry: StoreEntry, inline: [UInt8]?, hasInline: Bool, inlineBytes: Int?)?
+    {
         guard let value = try? JSON.parse(bytes, options: JSONParseOptions(maxDepth: 4)),
             value["schemaVersion"]?.numberValue?.intValue == 1,
             let sha256 = value["sha256"]?.stringValue, let size = value["size"]?.numberValue?.intValue,
@@ -89,7 +112,8 @@ public final class RemoteTier: Sendable {
             fetchedAt: Date(timeIntervalSince1970: Double(millis) / 1000),
             httpStatus: value["httpStatus"]?.numberValue?.intValue ?? 200)
         let inline = value["inline"]?.stringValue.flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) }
-        return (entry, inline, value["inline"] != nil)
+        let inlineBytes = value["inlineBytes"].map { $0.numberValue?.intValue ?? -1 }
+        return (entry, inline, value["inline"] != nil, inlineBytes)
     }
 
     /// What the remote had for a URL.
@@ -197,7 +221,7 @@ public final class RemoteTier: Sendable {
         /// The same bytes are already stored (under another URL): only the record is new here, no blob is read.
         case haveBlob(StoreEntry)
         /// A small blob inside its record: no second request.
-        case inline(StoreEntry, [UInt8])
+        case inline(StoreEntry, ArraySlice<UInt8>)
         /// The blob must be read from `/cas/`.
         case readBlob(StoreEntry)
     }
@@ -254,7 +278,7 @@ public final class RemoteTier: Sendable {
     /// An inline blob, verified as a blob read is: recorded only when its size and SHA-256 are the record's, else
     /// `store.remoteDamaged` and the asset comes from origin (the bytes stay only as an unreferenced blob under
     /// their own digest, which `store gc` removes).
-    private func storeInline(_ bytes: [UInt8], url: String, entry: StoreEntry, store: AssetStore) -> Pull {
+    private func storeInline(_ bytes: ArraySlice<UInt8>, url: String, entry: StoreEntry, store: AssetStore) -> Pull {
         let blob: BlobRef
         do throws(StoreError) {
             blob = try store.put(bytes: bytes)
