@@ -44,7 +44,10 @@ struct IndexState {
         records += 1
         switch record {
         case .put(let url, let entry, let accessedAt):
-            entries[url] = IndexedEntry(entry: entry, accessedAt: max(accessedAt, entries[url]?.accessedAt ?? 0))
+            // One hash lookup (a run applies every record it appends); an older record's later access stays.
+            let earlier = entries.updateValue(IndexedEntry(entry: entry, accessedAt: accessedAt), forKey: url)
+            let kept = max(accessedAt, earlier?.accessedAt ?? 0)
+            if kept != accessedAt { entries[url]?.accessedAt = kept }
         case .touch(let url, let accessedAt):
             if let current = entries[url], current.accessedAt < accessedAt {
                 entries[url]?.accessedAt = accessedAt
