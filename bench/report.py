@@ -507,17 +507,19 @@ no store, no index).
   host moved a lot during this session's `make bench` runs (curl's own /cas/ run ranged 0.62–1.24 s in one of
   them, and `probe --get`, untouched, measured 1.17×/1.94× curl against 0.79×/0.90× before): read g2's ratio here
   as ~0.7–0.8× on a quiet host, not as the single number above.
-- Where the time goes (`perf record`, `perf stat` and nginx's own CPU time from `/proc`, by hand on the same
-  setup): before the first request, the start and the feed's read (~0.06–0.08 s on one core); then the run is
-  CPU-bound on the two cores it shares with nginx. The runner spends ~0.85–1.0 CPU-s: its read loop about as much
-  as curl's whole run (~0.4 CPU-s: libcurl, and the kernel's TCP for one `sendto`, one `recvfrom` and two `poll` a
-  request; on loopback every `sendto` wakes nginx on the same core, one context switch a request), the settling
-  lanes ~0.3 CPU-s (the store's commit of each blob — `O_TMPFILE` open, write, `linkat`, close, and fsync off tmpfs
-  — ~0.13 s, which a C loop of the same calls puts at 13–16 µs a blob; its index record; the record's base64, JSON
-  and SHA-256), the resolve ~0.1 CPU-s. nginx spends ~0.3 CPU-s serving either client. curl's side is one thread
-  that only downloads to `/dev/null`, so its wall time is its own CPU time while nginx runs beside it. For 0.8× the
-  runner's whole CPU would have to come down to ~0.7 CPU-s (two cores, ~1.0 CPU-s in all with nginx): a fifth to
-  a quarter less than now, out of the settling lanes and the resolve, since the read loop is libcurl's floor.
+- Where the time goes (`perf record` of one run, per thread, and `perf stat`, by hand on the same setup, with all
+  of the above): the runner spends ~0.95 CPU-s. Its read loop thread ~0.4 CPU-s — as much as curl's whole run:
+  libcurl, the kernel's TCP (`sendto` 16% of the thread, `recvfrom` 12%: on loopback every `sendto` also wakes
+  nginx) and being switched out (~9,000 involuntary context switches a run: the read loop, two lanes and nginx are
+  four runnable threads on two cores; curl's single thread has ~100). The two settling lanes ~0.55 CPU-s, about
+  half of it the kernel's share of storing each blob (`O_TMPFILE` open, write, `linkat`, close: 13–16 µs a blob in a
+  C loop of the same calls), then the record's JSON header, SHA-256, the index record (its encoding, and the check
+  at append time that the blob is still there, which guards against a concurrent gc), malloc and reference counts.
+  Before the first request only the start (~0.02 s) and the first 256 messages' read; the resolve (~0.1 CPU-s)
+  overlaps the first reads. nginx spends ~0.3 CPU-s serving either client. curl's side is one thread that only
+  downloads to `/dev/null`, so its wall time is its own CPU time while nginx runs beside it. A steady 0.8× would need
+  the runner near ~0.75 CPU-s (two cores, ~1.05 CPU-s in all with nginx): what is left is mostly kernel work per
+  request and per stored blob, the floor of one file per blob in the store's layout.
 
 ### g3. Sharded prefetch: N = 2 processes at once on the 2 cores vs one process
 
