@@ -59,7 +59,9 @@ def met(ok):
 
 
 out = []
-now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+# When the measurements were taken (the newest result file), not when this report was (re)generated.
+measured = max(os.path.getmtime(os.path.join(results, name)) for name in os.listdir(results))
+now = datetime.datetime.fromtimestamp(measured, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
 out.append(f"""# inbox-assets benchmarks
 
