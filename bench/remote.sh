@@ -7,7 +7,8 @@
 #   g1. a first runner (empty local store, empty remote) vs a second runner (empty local store, warm remote): wall
 #       time, and the origin body bytes of the second (from the origin's access log: must be 0);
 #   g2. the second runner's remote download of FILES small blobs vs curl --parallel fetching the same /cas/ URLs
-#       (and the /ac/ + /cas/ pairs the runner asks for) from the same nginx: whole commands (hyperfine), and the
+#       (to /dev/null, the target's peer; to files, the like-for-like one; and the /ac/ + /cas/ pairs the runner
+#       asks for) from the same nginx: whole commands (hyperfine), and the
 #       download phase alone as nginx's access log saw it (`$msec`, `$request_time`; bench/download-window.py);
 #   g3. prefetch of the FILES-message feed as N = 2 sharded processes at once (`--shard 1/2`, `--shard 2/2`, one
 #       store each) vs one process, fresh stores, no remote.
@@ -117,10 +118,16 @@ echo "==> g2. $files blobs from the remote vs curl --parallel"
 find "$work/cache/ci/cas" -type f -printf "url = \"$remote/cas/%f\"\noutput = \"/dev/null\"\n" >"$work/cas.curl"
 find "$work/cache/ci/ac" -type f -printf "url = \"$remote/ac/%f\"\noutput = \"/dev/null\"\n" >"$work/ac.curl"
 cat "$work/ac.curl" "$work/cas.curl" >"$work/both.curl"
+# The same blobs kept as files on the same tmpfs (one directory; what a user mirroring /cas/ with curl would do): the
+# runner's like-for-like peer, next to the target's peer that discards them.
+find "$work/cache/ci/cas" -type f -printf "url = \"$remote/cas/%f\"\noutput = \"$work/curl-files/%f\"\n" \
+    >"$work/cas-files.curl"
 wanted g2 && measure g2 --runs "$runs" --warmup 1 \
     -n "curl --parallel --parallel-max $n, /cas/ only" "curl -s --fail --parallel --parallel-max $n -K $work/cas.curl" \
     -n "curl --parallel --parallel-max $n, /ac/ + /cas/" "curl -s --fail --parallel --parallel-max $n -K $work/both.curl" \
-    --prepare "rm -rf $work/store" \
+    -n "curl --parallel --parallel-max $n, /cas/ to files" \
+    "curl -s --fail --create-dirs --parallel --parallel-max $n -K $work/cas-files.curl" \
+    --prepare "rm -rf $work/store $work/curl-files" \
     -n "inbox-assets prefetch, warm remote (/ac/ + /cas/)" \
     "$bin prefetch $work/feed.json --store $work/store --remote-cache $remote $net > /dev/null"
 # The download phase as nginx saw it (bench/download-window.py), curl and the runner in turn, RUNS pairs: a

@@ -434,6 +434,11 @@ if os.path.exists(os.path.join(results, "g1.json")):
     g_ours = g2["inbox-assets prefetch, warm remote (/ac/ + /cas/)"]["median"]
     curl_cas = g2[f"curl --parallel --parallel-max {g_n}, /cas/ only"]["median"]
     curl_both = g2[f"curl --parallel --parallel-max {g_n}, /ac/ + /cas/"]["median"]
+    curl_files = g2.get(f"curl --parallel --parallel-max {g_n}, /cas/ to files", {}).get("median")
+    files_line = "" if curl_files is None else (
+        "\n- Like for like, vs curl keeping the blobs (`output` = one file per blob on the same tmpfs, `--create-dirs`;"
+        f" no\n  hash, no index): **{curl_files / g_ours:.2f}×** its median (curl to files is"
+        f" {curl_files / curl_cas:.2f}× curl to\n  `/dev/null`). The target stays the one above.")
     g_one, g_sharded = g3["one process"]["median"], g3["2 shards (--shard 1/2, 2/2) at once"]["median"]
     # g2's download phase as nginx saw it: "curl|ours WALL WINDOW REQUESTS" lines, curl and ours in turn.
     windows = {"curl": [], "ours": []}
@@ -476,7 +481,7 @@ copy verified and written into the store — and the `/cas/` blob only for large
 no store, no index).
 
 - Whole commands, throughput vs curl on /cas/ only: **{curl_cas / g_ours:.2f}×** curl's (target ≥ 0.8×):
-  {met(curl_cas / g_ours >= 0.8)}. vs curl on /ac/ + /cas/ (twice the requests): **{curl_both / g_ours:.2f}×**.
+  {met(curl_cas / g_ours >= 0.8)}. vs curl on /ac/ + /cas/ (twice the requests): **{curl_both / g_ours:.2f}×**.{files_line}
 - The download phase alone, as nginx's access log saw it ({len(pairs)} runs of each, in turn; from the start of the
   first request to the end of the last one, or to the runner's last index write when that is later —
   `bench/download-window.py`): curl {curl_window:.3f} s ({g_files / curl_window:,.0f} blobs/s), the runner
