@@ -47,10 +47,10 @@ enum CrashChild {
         environment[seedVariable] = String(seed)
         environment[batchVariable] = String(batch)
         process.environment = environment
-        let pipe = Pipe()
+        let pipe = Spawning.pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try Spawning.run(process)
         return RunningChild(process: process, output: pipe.fileHandleForReading)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import StrictJSON
+import TestSupport
 import Testing
 
 @testable import AssetStore
@@ -105,7 +106,7 @@ struct ExportSafetyTests {
     static func deadPID() -> pid_t {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try? process.run()
+        try? Spawning.run(process)
         process.waitUntilExit()
         return process.processIdentifier
     }

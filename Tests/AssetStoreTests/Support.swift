@@ -53,10 +53,10 @@ func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output:
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    let pipe = Pipe()
+    let pipe = Spawning.pipe()
     process.standardOutput = pipe
     process.standardError = FileHandle.nullDevice
-    do { try process.run() } catch { return (-1, "") }
+    do { try Spawning.run(process) } catch { return (-1, "") }
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))

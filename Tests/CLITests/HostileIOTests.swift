@@ -392,8 +392,9 @@ private struct Spawned {
         let directory = try HostileIOTests.scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let errorsPath = directory + "/stderr"
-        var ends: [Int32] = [-1, -1]
-        try #require(pipe(&ends) == 0)
+        // Close-on-exec: a child another test starts meanwhile must not hold a reader of this pipe (see Spawning).
+        let pipe = try #require(Spawning.descriptors())
+        let ends = [pipe.read, pipe.write]
         close(ends[0])
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -53,7 +53,7 @@ final class PrefetchFixture {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try Spawning.run(process)
         return process
     }
 

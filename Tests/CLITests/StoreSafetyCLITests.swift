@@ -65,7 +65,7 @@ final class ReadOnlyBindMount {
         process.arguments = Array(arguments.dropFirst())
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
+        guard (try? Spawning.run(process)) != nil else { return -1 }
         process.waitUntilExit()
         return process.terminationStatus
     }
@@ -145,7 +145,7 @@ enum UnwritableStore: String, CaseIterable, Sendable, CustomTestStringConvertibl
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/chmod")
             process.arguments = arguments
-            guard (try? process.run()) != nil else { return -1 }
+            guard (try? Spawning.run(process)) != nil else { return -1 }
             process.waitUntilExit()
             return process.terminationStatus
         }

@@ -21,9 +21,9 @@ struct ExecutableTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(Self.binary, "build fixture-server first"))
         process.arguments = arguments
-        process.standardOutput = Pipe()
-        process.standardError = Pipe()
-        try process.run()
+        process.standardOutput = Spawning.pipe()
+        process.standardError = Spawning.pipe()
+        try Spawning.run(process)
         return process
     }
 

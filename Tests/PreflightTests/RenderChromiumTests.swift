@@ -43,7 +43,7 @@ enum Chromium {
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = directory.path  // chromium writes caches under $HOME
         process.environment = environment
-        try process.run()
+        try Spawning.run(process)
         guard await Child.wait(for: process, timeout: timeout) else {
             process.terminate()
             await Child.wait(for: process)

@@ -5,6 +5,7 @@ import Glibc
 import HTTPFetch
 import InboxCards
 import Preflight
+import TestSupport
 import Testing
 import WalletPass
 
@@ -264,7 +265,7 @@ final class TmpfsStore {
         process.executableURL = URL(fileURLWithPath: "/bin/mount")
         process.arguments = ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path]
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try Spawning.run(process)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             try? FileManager.default.removeItem(atPath: path)
@@ -276,7 +277,7 @@ final class TmpfsStore {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/umount")
         process.arguments = ["-l", path]
-        try? process.run()
+        try? Spawning.run(process)
         process.waitUntilExit()
         try? FileManager.default.removeItem(atPath: path)
     }

@@ -38,7 +38,7 @@ public enum Child {
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
+        guard (try? Spawning.run(process)) != nil else { return -1 }
         process.waitUntilExit()
         return process.terminationStatus
     }
@@ -74,9 +74,9 @@ public enum Child {
         process.arguments = arguments
         if let environment { process.environment = environment }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
+        let out = Spawning.pipe()
+        let err = Spawning.pipe()
+        let input = Spawning.pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
@@ -84,7 +84,7 @@ public enum Child {
         exited.enter()
         process.terminationHandler = { _ in exited.leave() }
         let started = Date()
-        try process.run()
+        try Spawning.run(process)
         let drained = DispatchGroup()
         nonisolated(unsafe) var outData = Data()
         nonisolated(unsafe) var errData = Data()

@@ -115,7 +115,7 @@ public final class Nginx: Sendable {
         process.arguments = ["-p", directory, "-e", directory + "/error.log", "-c", directory + "/nginx.conf"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try Spawning.run(process)
         let deadline = Date().addingTimeInterval(10)
         while !Self.accepts(port: port) {
             guard process.isRunning, Date() < deadline else {
