@@ -81,11 +81,11 @@ public final class RemoteTier: Sendable {
             guard let base = raw.baseAddress, let found = memchr(base, 0x0A, raw.count) else { return nil }
             return UnsafeRawPointer(found) - base
         }
-        if let headerEnd = newline {
-            if let header = parseWhole(Array(bytes[..<headerEnd])), let count = header.inlineBytes, !header.hasInline {
-                let body = bytes[(headerEnd + 1)...]
-                return body.count == count ? (header.entry, body) : nil
-            }
+        if let headerEnd = newline, let header = parseWhole(Array(bytes[..<headerEnd])),
+            let count = header.inlineBytes, !header.hasInline
+        {
+            let body = bytes[(headerEnd + 1)...]
+            return body.count == count ? (header.entry, body) : nil
         }
         if let (members, text) = InlineMember.split(bytes),
             let inline = Base64.decodeCanonical(text) ?? Data(base64Encoded: Data(text)).map({ [UInt8]($0) }),
@@ -158,7 +158,8 @@ public final class RemoteTier: Sendable {
     /// Starts reading the records of `urls` (in order, each once) before the run knows which it will want: the
     /// feed's messages are read before their cards are resolved, and their images are most of what the plan asks
     /// for, so the remote's reads overlap the reading and resolving instead of waiting for them. Called as the
-    /// messages are read; `limit` counts over every call, and a URL read ahead before is not read again.
+    /// messages are read; `limit` counts over every call, and a URL whose record is still waiting to be taken is
+    /// not read again.
     /// ``records(for:)`` takes what it can from here; a record nobody takes is dropped with the tier. Reads in
     /// batches of up to `batch`.
     public func readAhead(_ urls: [String], limit: Int, batch: Int) {
