@@ -74,6 +74,7 @@ let package = Package(
                 "FixtureServer", "StrictJSON", "WalletPass",
             ]),
         .testTarget(name: "ArgumentKitTests", dependencies: ["ArgumentKit"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "FixtureServer", "AssetStore", "StrictJSON"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["TestSupport", "FixtureServer", "AssetStore", "HTTPFetch", "StrictJSON"]),
     ]
 )

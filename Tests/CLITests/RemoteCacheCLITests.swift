@@ -1,6 +1,7 @@
 import AssetStore
 import FixtureServer
 import Foundation
+import HTTPFetch
 import StrictJSON
 import TestSupport
 import Testing
@@ -33,8 +34,33 @@ import Testing
             return hashes
         }
 
-        func remoteRecords() -> [String] {
+        /// A second runner on `campaign` with an empty store (`b`), origin counters reset first: its result (no
+        /// warning expected) and how many lines nginx's access log held before it.
+        func secondRunner(_ campaign: String) async throws -> (CLIResult, logged: Int) {
+            let logged = try nginx.accessLog().count
+            origin.server.resetCounters()
+            let second = try await origin.run([
+                "prefetch", campaign, "--store", store("b"), "--remote-cache", remote, "--format", "json",
+            ])
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(second.stderr.isEmpty, "no remote warning")
+            return (second, logged)
+        }
+
+        /// The names of the remote's per-URL records (not its record packs).
+        func remoteRecords() -> [String] { remoteEntries().filter { !isPack($0) } }
+
+        /// The names of the remote's record packs (`/ac/` entries that start as one).
+        func remotePacks() -> [String] { remoteEntries().filter(isPack) }
+
+        private func remoteEntries() -> [String] {
             (try? FileManager.default.contentsOfDirectory(atPath: nginx.root + "/cache/ac")) ?? []
+        }
+
+        private func isPack(_ name: String) -> Bool {
+            guard let handle = FileHandle(forReadingAtPath: nginx.root + "/cache/ac/" + name) else { return false }
+            defer { try? handle.close() }
+            return (try? handle.read(upToCount: 20)) == Data("inbox-assets pack 1\n".utf8)
         }
     }
 
@@ -116,13 +142,7 @@ import Testing
         ])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try JSON.parse(first.stdout)["summary"]?["fetched"] == 1_160)
-        let logged = try shared.nginx.accessLog().count
-        shared.origin.server.resetCounters()
-        let second = try await shared.origin.run([
-            "prefetch", campaign, "--store", shared.store("b"), "--remote-cache", shared.remote, "--format", "json",
-        ])
-        #expect(second.status == 0, "\(second.stderr)")
-        #expect(second.stderr.isEmpty, "no remote warning")
+        let (second, logged) = try await shared.secondRunner(campaign)
         let report = try JSON.parse(second.stdout)
         #expect(report["summary"]?["fromRemote"] == 1_130)
         let sources = (report["assets"]?.arrayValue ?? []).compactMap { $0["source"]?.stringValue }
@@ -130,10 +150,156 @@ import Testing
         #expect(shared.origin.server.stats.bodyBytesSent == 0, "no body from origin")
         #expect(shared.origin.server.stats.totalRequests == 30, "only the stale ones reached origin")
         let requests = try shared.nginx.accessLog().dropFirst(logged)
-        #expect(requests.filter { $0.contains(" 200 GET /cache/ac/") }.count == 1_160, "each record read once")
+        // Every record is read once: by itself (the first 1,536 images are read ahead, while the cards are resolved)
+        // or in its chunk's pack, which is read once too.
+        let reads = requests.filter { $0.contains(" 200 GET /cache/ac/") }.map { $0.split(separator: "/").last! }
+        let packs = Set(shared.remotePacks().map { Substring($0) })
+        #expect(!packs.isEmpty, "1,160 URLs make packs")
+        #expect(Set(reads).count == reads.count, "no record or pack read twice")
+        #expect(reads.filter(packs.contains).count == packs.count, "every pack read")
+        #expect(reads.count - packs.count == 1_160, "every record read ahead (1,160 is under the read-ahead limit)")
         #expect(requests.filter { $0.contains(" 200 GET /cache/cas/") }.count == 30, "only the large blobs")
         let stored = try AssetStore(directory: shared.store("b")).list()
         #expect(stored.count == 1_160)
+        #expect(try await CLI.run(["store", "verify", "--store", shared.store("b")]).status == 0)
+    }
+
+    /// The records of a pack file on the remote, by key, as the tests read it (`KEY LENGTH\n` and the bytes).
+    static func packRecords(_ path: String) throws -> [(key: String, record: [UInt8])] {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let magic = Array("inbox-assets pack 1\n".utf8)
+        try #require(bytes.starts(with: magic))
+        var records: [(key: String, record: [UInt8])] = []
+        var at = magic.count
+        while at < bytes.count {
+            let newline = try #require(bytes[at...].firstIndex(of: 0x0A))
+            let line = String(decoding: bytes[at..<newline], as: UTF8.self).split(separator: " ")
+            let length = try #require(Int(line[1]))
+            records.append((String(line[0]), Array(bytes[(newline + 1)..<(newline + 1 + length)])))
+            at = newline + 1 + length
+        }
+        return records
+    }
+
+    /// Writes a campaign of `images` and lets a first runner (store `a`) fill the remote with them.
+    static func seeded(_ shared: Shared, _ images: [String], name: String) async throws -> String {
+        let campaign = try shared.origin.campaign(images: images, name: name)
+        let first = try await shared.origin.run([
+            "prefetch", campaign, "--store", shared.store("a"), "--remote-cache", shared.remote, "--quiet",
+        ])
+        #expect(first.status == 0, "\(first.stderr)")
+        return campaign
+    }
+
+    /// More assets than the read-ahead covers: the records it did not read come in packs, a few hundred a request,
+    /// and a campaign that changes one URL rewrites only that URL's pack.
+    @Test func aWarmRemoteServesWhatWasNotReadAheadFromRecordPacks() async throws {
+        let shared = try await Shared()
+        let images = (0..<2_000).map { "https://cdn.example.com/cache/max-age%3D3600/bytes/\(100 + $0)" }
+        let campaign = try await Self.seeded(shared, images, name: "many.json")
+        let packs = shared.remotePacks()
+        #expect(packs.count >= 2, "\(packs.count) packs")
+        let keyOf = Dictionary(uniqueKeysWithValues: images.map { (RemoteCache.key($0), $0) })
+        var packed: Set<String> = []
+        for pack in packs {
+            let records = try Self.packRecords(shared.nginx.root + "/cache/ac/" + pack)
+            #expect(records.count >= 32 && records.count <= 2_048)
+            for (key, record) in records {
+                #expect(keyOf[key] != nil, "a pack holds the run's URLs only")
+                #expect(packed.insert(key).inserted, "each URL in one pack")
+                // The same record as the URL's own: the JSON header and the inline copy.
+                let own = [UInt8](try Data(contentsOf: URL(fileURLWithPath: shared.nginx.root + "/cache/ac/" + key)))
+                #expect(record == own)
+            }
+        }
+        #expect(packed.count > 1_500, "most URLs are packed (chunks under 32 URLs are not)")
+
+        let (second, logged) = try await shared.secondRunner(campaign)
+        #expect(try JSON.parse(second.stdout)["summary"]?["fromRemote"] == 2_000)
+        #expect(shared.origin.server.stats.totalRequests == 0, "no origin request at all")
+        let requests = try shared.nginx.accessLog().dropFirst(logged)
+        let reads = requests.filter { $0.contains(" GET /cache/ac/") }.map { String($0.split(separator: "/").last!) }
+        #expect(Set(reads).count == reads.count, "no record or pack read twice")
+        #expect(reads.filter(Set(packs).contains).count == packs.count, "every pack read once")
+        let readAhead = Set(images.prefix(1_536).map(RemoteCache.key))
+        let own = reads.filter { !packs.contains($0) }
+        #expect(own.allSatisfy { readAhead.contains($0) || !packed.contains($0) }, "a packed URL is not read alone")
+        #expect(own.count < 2_000)
+        #expect(!requests.contains { $0.contains(" PUT ") }, "nothing changed: nothing written")
+        #expect(try await CLI.run(["store", "verify", "--store", shared.store("b")]).status == 0)
+
+        // One URL replaced: its chunk gets a new pack (two, if its key is a cut); the others are left alone.
+        let changed = try shared.origin.campaign(
+            images: images.dropLast() + ["https://cdn.example.com/cache/max-age%3D3600/bytes/9999"], name: "one.json")
+        let before = try shared.nginx.accessLog().count
+        let third = try await shared.origin.run([
+            "prefetch", changed, "--store", shared.store("b"), "--remote-cache", shared.remote, "--quiet",
+        ])
+        #expect(third.status == 0, "\(third.stderr)")
+        let writes = try shared.nginx.accessLog().dropFirst(before).filter { $0.contains(" PUT /cache/ac/") }
+        let newPacks = Set(shared.remotePacks()).subtracting(packs)
+        #expect(!newPacks.isEmpty && newPacks.count <= 2, "\(newPacks.count) new packs")
+        #expect(writes.count == 1 + newPacks.count, "the new URL's record and its chunk's pack: \(writes)")
+    }
+
+    /// A pack's inline copy is verified as a record's is: a damaged one is discarded with `store.remoteDamaged`, the
+    /// asset comes from origin, and the pack is written again with the good bytes. A pack cut short serves the
+    /// records before the cut; the rest are read one by one, and the pack is written whole again.
+    @Test(arguments: ["damaged copy", "cut short"])
+    func aDamagedPackIsCaughtAndWrittenAgain(damage: String) async throws {
+        let shared = try await Shared()
+        // 40 URLs whose keys hold no cut: one chunk, one pack.
+        let images = (0..<40).map { "https://cdn.example.com/cache/max-age%3D3600/bytes/\(3_000 + $0)" }
+        let campaign = try await Self.seeded(shared, images, name: "forty.json")
+        let pack = try #require(shared.remotePacks().first)
+        #expect(shared.remotePacks().count == 1)
+        let path = shared.nginx.root + "/cache/ac/" + pack
+        let records = try Self.packRecords(path)
+        #expect(records.count == 40)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let victim = records[7]
+        if damage == "damaged copy" {
+            // The last byte of the eighth record is the last byte of its inline copy.
+            let end =
+                try #require(bytes.indices.firstIndex { bytes[$0...].starts(with: victim.record) })
+                + victim.record.count
+            bytes[end - 1] ^= 0xff
+        } else {
+            bytes.removeLast(bytes.count / 2)
+        }
+        // The records the damaged pack still holds whole.
+        var end = "inbox-assets pack 1\n".utf8.count
+        let kept = records.prefix { record in
+            end += "\(record.key) \(record.record.count)\n".utf8.count + record.record.count
+            return end <= bytes.count
+        }.count
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        // The records the read-ahead would take instead are removed, so the pack is what the runner reads.
+        for (key, _) in records { try FileManager.default.removeItem(atPath: shared.nginx.root + "/cache/ac/" + key) }
+
+        shared.origin.server.resetCounters()
+        let second = try await shared.origin.run([
+            "prefetch", campaign, "--store", shared.store("b"), "--remote-cache", shared.remote, "--format", "json",
+        ])
+        #expect(second.status == 0, "\(second.stderr)")
+        let assets = try JSON.parse(second.stdout)["assets"]?.arrayValue ?? []
+        let damaged = assets.filter { asset in
+            (asset["findings"]?.arrayValue ?? []).contains { $0["code"] == "store.remoteDamaged" }
+        }
+        let fromOrigin = assets.filter { $0["source"] == "network" }.compactMap { $0["url"]?.stringValue }
+        if damage == "damaged copy" {
+            #expect(damaged.count == 1)
+            #expect(fromOrigin == [images[images.firstIndex { RemoteCache.key($0) == victim.key }!]])
+        } else {
+            #expect(damaged.isEmpty)
+            #expect(kept > 0 && kept < 40)
+            #expect(fromOrigin.count == 40 - kept, "what the cut pack lacked")
+        }
+        // Written again, whole and good: the same records as the first runner's.
+        let rewritten = try Self.packRecords(path)
+        #expect(rewritten.map(\.key) == records.map(\.key))
+        let good = try #require(records.first { $0.key == victim.key })
+        #expect(rewritten.first { $0.key == victim.key }?.record.suffix(16) == good.record.suffix(16))
         #expect(try await CLI.run(["store", "verify", "--store", shared.store("b")]).status == 0)
     }
 

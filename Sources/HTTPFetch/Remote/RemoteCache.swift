@@ -236,6 +236,16 @@ public final class RemoteCache: Sendable {
     /// `PUT`s each entry in order (blob before record, so a record never points at a missing blob), in the
     /// background on the upload pool; a failed step skips the rest. Returns at once. No-op with uploads off.
     public func put(_ steps: [(RemotePath, Body)]) {
+        enqueueUpload { steps }
+    }
+
+    /// `PUT` of one entry whose bytes are made on the upload thread when its turn comes (`nil`: nothing to send), so
+    /// a long queue of large bodies (record packs) is never in memory at once. Returns at once. No-op with uploads off.
+    public func put(_ path: RemotePath, building body: @escaping @Sendable () -> [UInt8]?) {
+        enqueueUpload { body().map { [(path, .bytes($0))] } ?? [] }
+    }
+
+    private func enqueueUpload(_ makeSteps: @escaping @Sendable () -> [(RemotePath, Body)]) {
         guard options.uploads else { return }
         let accepted = state.withLock { state -> Bool in
             guard !state.uploadsDisabled, !state.abandoned else { return false }
@@ -244,7 +254,7 @@ public final class RemoteCache: Sendable {
         }
         guard accepted else { return }
         uploaders.enqueue { [self] handle in
-            for (path, body) in steps {
+            for (path, body) in makeSteps() {
                 if state.withLock({ $0.uploadsDisabled || $0.abandoned }) { break }
                 let response = WorkerPool.perform(
                     handle, Transfer(url: options.url + path.path, upload: body, sink: nil, maxBytes: nil),

@@ -276,7 +276,8 @@ public final class AssetRetriever: Sendable {
         // The remote's batch phase runs alongside: what it serves is done, what it cannot (a miss, a blob to read, a
         // stale entry) starts its own retrieval at once, within the window, while later batches are still read.
         let (settled, feed) = AsyncStream<[(Int, Settled?)]>.makeStream()
-        async let settling: Void = settleFromRemote(unique, feed)
+        let packing = remote == nil || store == nil ? nil : Packing(unique.map(\.url))
+        async let settling: Void = settleFromRemote(unique, packing, feed)
         await withTaskGroup(of: (Int, RetrievedAsset).self) { group in
             var running = 0
             for await items in settled {
@@ -301,6 +302,9 @@ public final class AssetRetriever: Sendable {
             for await (index, asset) in group { done(index, asset) }
         }
         await settling
+        defer {
+            if let packing, let remote, let store { remote.pushPacks(packing.chunks, urls: packing.urls, store: store) }
+        }
         var ordered: [RetrievedAsset] = []
         ordered.reserveCapacity(urls.count)
         if unique.count == urls.count {
@@ -332,11 +336,12 @@ public final class AssetRetriever: Sendable {
             batch: Self.remoteBatch)
     }
 
-    /// How many `/ac/` records one batch asks the remote for, and how many batches are handed to the remote's read
-    /// loop ahead of the one being settled (memory: that many batches of records, a few MB).
+    /// How many `/ac/` records are read ahead (``readAhead(_:)``: `remoteBatch` × `remoteBatchesAhead`, in batches
+    /// of `remoteBatch`), and how many batches (one a chunk of ``RemotePack``) are read ahead of the one being settled
+    /// (memory: that many packs, each at most ``RemotePack/maxBytes``, a few MB as a rule).
     static let remoteBatch = 512
     static let remoteBatchesAhead = 3
-    /// How many records a settling lane takes at a time (see ``settleFromRemote(_:_:)``).
+    /// How many records a settling lane takes at a time (see ``settleFromRemote(_:_:_:)``).
     static let settleChunk = 8
 
     /// What the batch phase made of a URL: served (fresh, verified, stored), or what its own retrieval should know.
@@ -346,8 +351,9 @@ public final class AssetRetriever: Sendable {
     }
 
     /// The remote's share of ``retrieveAll(_:progress:)-([AssetRequest],_)``: the records of every URL the local store
-    /// has no entry for are read in batches (``RemoteTier/records(for:)``: one hand-over to the remote's read loop
-    /// per batch, answers back in groups), and each whose blob rides inline (or is stored already) and that is fresh
+    /// has no entry for are read in batches, one per chunk of `packing` (``RemoteTier/records(for:inChunk:)``: the
+    /// chunk's pack in one request, then what it lacks as one hand-over to the remote's read loop, answers back in
+    /// groups), and each whose blob rides inline (or is stored already) and that is fresh
     /// (any, offline) is verified, stored and recorded here (``RemoteTier/settle(_:record:store:limit:accept:)``),
     /// several at once — no task, no continuation, no request of its own. The rest (a miss, a blob to read from
     /// `/cas/`, a stale entry to revalidate, a damaged inline copy) go through ``retrieve(_:)-(AssetRequest)`` as
@@ -356,7 +362,7 @@ public final class AssetRetriever: Sendable {
     /// Every index of `unique` reaches `feed` once — first those it leaves to the usual path (`nil`), then each
     /// candidate as its batch is settled — and `feed` is finished.
     private func settleFromRemote(
-        _ unique: [AssetRequest], _ feed: AsyncStream<[(Int, Settled?)]>.Continuation
+        _ unique: [AssetRequest], _ packing: Packing?, _ feed: AsyncStream<[(Int, Settled?)]>.Continuation
     ) async {
         defer { feed.finish() }
         guard let remote, let store, offline || isWritable(store),
@@ -368,28 +374,41 @@ public final class AssetRetriever: Sendable {
         // URLs the store has an entry for take the usual path, at once.
         feed.yield(unique.indices.filter { stored[$0] != nil }.map { ($0, nil) })
         let candidates = unique.indices.filter { stored[$0] == nil }
-        guard !candidates.isEmpty else { return }
-        func read(_ start: Int) -> Task<[[UInt8]?], Never> {
-            let urls = candidates[start..<min(start + Self.remoteBatch, candidates.count)].map { unique[$0].url }
-            return Task { await remote.records(for: urls) }
+        guard !candidates.isEmpty, let packing else { return }
+        // A batch is the candidates of one chunk: its pack, then one by one what the pack lacks.
+        var batches: [(indices: [Int], chunk: Int)] = []
+        var batchOfChunk: [Int: Int] = [:]
+        for index in candidates {
+            let chunk = packing.chunkOf[index]
+            if let batch = batchOfChunk[chunk] {
+                batches[batch].indices.append(index)
+            } else {
+                batchOfChunk[chunk] = batches.count
+                batches.append(([index], chunk))
+            }
+        }
+        func read(_ batch: Int) -> Task<[[UInt8]?], Never> {
+            let urls = batches[batch].indices.map { unique[$0].url }
+            let chunk = packing.chunks[batches[batch].chunk]
+            return Task { await remote.records(for: urls, inChunk: chunk) }
         }
         // Batches are read ahead (the loop starts each one's reads as soon as the one before frees a connection),
         // so the connections stay busy while a batch is settled, and the tail of one overlaps the next.
         var reading: [Task<[[UInt8]?], Never>] = []
         var nextRead = 0
         func readAhead() {
-            while reading.count < Self.remoteBatchesAhead, nextRead < candidates.count {
+            while reading.count < Self.remoteBatchesAhead, nextRead < batches.count {
                 reading.append(read(nextRead))
-                nextRead += Self.remoteBatch
+                nextRead += 1
             }
         }
         readAhead()
         let lanes = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
-        var start = 0
+        var settling = 0
         while !reading.isEmpty {
-            let batch = Array(candidates[start..<min(start + Self.remoteBatch, candidates.count)])
+            let batch = batches[settling].indices
             let records = await reading.removeFirst().value
-            start += Self.remoteBatch
+            settling += 1
             readAhead()
             let requests = batch.map { unique[$0] }
             // Each lane takes the batch's next few records until none is left, rather than a fixed share: lanes
@@ -417,7 +436,27 @@ public final class AssetRetriever: Sendable {
         }
     }
 
-    /// One record of a batch: served when it needs nothing more (see ``settleFromRemote(_:_:)``).
+    /// How a run's URLs fall into the remote's record packs (``RemotePack``).
+    private struct Packing: Sendable {
+        /// The chunks' record keys.
+        let chunks: [[String]]
+        /// The chunk of each URL, by its index in the run's list.
+        let chunkOf: [Int]
+        /// The run's URLs by record key.
+        let urls: [String: String]
+
+        init(_ list: [String]) {
+            let keys = list.map(RemoteTier.key)
+            chunks = RemotePack.chunks(of: keys)
+            var chunkOfKey: [String: Int] = [:]
+            chunkOfKey.reserveCapacity(keys.count)
+            for (index, chunk) in chunks.enumerated() { for key in chunk { chunkOfKey[key] = index } }
+            chunkOf = keys.map { chunkOfKey[$0]! }
+            urls = Dictionary(zip(keys, list), uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// One record of a batch: served when it needs nothing more (see ``settleFromRemote(_:_:_:)``).
     private func settle(_ request: AssetRequest, _ record: [UInt8]?, _ remote: RemoteTier, _ store: AssetStore)
         -> Settled
     {

@@ -22,6 +22,12 @@ public final class RemoteTier: Sendable {
     /// Records read before anyone asked for them (``readAhead(_:limit:batch:)``), until ``records(for:)`` takes them.
     private let early = Mutex(EarlyReads())
 
+    /// The record keys of the URLs whose entry this run sent to the remote (an origin download, a revalidation):
+    /// the packs holding them are written again (``pushPacks(_:urls:store:)``).
+    private let changed = Mutex(Set<String>())
+    /// What the packs read this run held: pack key → the record keys in it (empty: no usable pack).
+    private let packsRead = Mutex([String: Set<String>]())
+
     /// Wraps a client.
     public init(cache: RemoteCache) { self.cache = cache }
 
@@ -153,6 +159,65 @@ public final class RemoteTier: Sendable {
         }
         for (index, answer) in zip(rest, await read) { answers[index] = answer }
         return answers
+    }
+
+    /// The records of `urls`, all of one chunk (``RemotePack/chunks(of:)``; `chunk` is its record keys): from the
+    /// chunk's pack, and those the pack lacks (or all, without a pack) read one by one as ``records(for:)`` does. One
+    /// answer per URL, in order.
+    func records(for urls: [String], inChunk chunk: [String]) async -> [[UInt8]?] {
+        guard chunk.count >= RemotePack.minRecords else { return await records(for: urls) }
+        let packKey = RemotePack.key(of: chunk)
+        let pack = await cache.get(.action(packKey), maxBytes: RemotePack.maxBytes).map(RemotePack.decode) ?? [:]
+        packsRead.withLock { $0[packKey] = Set(pack.keys) }
+        var answers = urls.map { url in pack[Self.key(url)].map { Array($0) } }
+        let missing = answers.indices.filter { answers[$0] == nil }
+        guard !missing.isEmpty else { return answers }
+        for (index, answer) in zip(missing, await records(for: missing.map { urls[$0] })) { answers[index] = answer }
+        return answers
+    }
+
+    /// Writes the pack of each chunk (``RemotePack``) that the remote lacks or that this run made out of date: one
+    /// that was not found or lacked a URL the local store now has, or that holds a URL whose entry this run sent
+    /// (an origin download, a revalidation). A chunk the run did not read and did not change is left alone. Each pack
+    /// is the records of the chunk's URLs as the local store has them (a URL it has no entry for is left out),
+    /// built on the upload thread when its turn comes. Call when the run's records are in the store.
+    /// - Parameter urls: the run's URLs by record key.
+    func pushPacks(_ chunks: [[String]], urls: [String: String], store: AssetStore) {
+        let changed = changed.withLock { $0 }
+        let read = packsRead.withLock { $0 }
+        for chunk in chunks where chunk.count >= RemotePack.minRecords {
+            let packKey = RemotePack.key(of: chunk)
+            let chunkURLs = chunk.compactMap { urls[$0] }
+            let stale: Bool
+            if chunk.contains(where: changed.contains) {
+                stale = true
+            } else if let members = read[packKey] {
+                let lacking = chunk.filter { !members.contains($0) }.compactMap { urls[$0] }
+                stale = !lacking.isEmpty && ((try? store.lookup(lacking)) ?? []).contains { $0 != nil }
+            } else {
+                stale = false
+            }
+            guard stale, !chunkURLs.isEmpty else { continue }
+            cache.put(.action(packKey)) { Self.pack(chunkURLs, store: store) }
+        }
+    }
+
+    /// The pack of `urls` as `store` has them: each one's record (as ``push(_:entry:store:)`` uploads it, its blob
+    /// inline while the pack's inline copies stay under ``RemotePack/maxInlineBytes``); `nil` when none is stored.
+    private static func pack(_ urls: [String], store: AssetStore) -> [UInt8]? {
+        guard let entries = try? store.lookup(urls) else { return nil }
+        var records: [(key: String, record: [UInt8])] = []
+        var inlineBudget = RemotePack.maxInlineBytes
+        for (url, entry) in zip(urls, entries) {
+            guard let entry else { continue }
+            var inline: [UInt8]? = nil
+            if entry.blob.size <= inlineBudget, case .intact(let path)? = try? store.path(entry.blob) {
+                inline = Self.inline(path, entry)
+                inlineBudget -= inline?.count ?? 0
+            }
+            records.append((key(url), record(url: url, entry: entry, inline: inline)))
+        }
+        return records.isEmpty ? nil : RemotePack.encode(records)
     }
 
     /// Starts reading the records of `urls` (in order, each once) before the run knows which it will want: the
@@ -300,6 +365,7 @@ public final class RemoteTier: Sendable {
     /// Uploads an origin download: its blob (from the store), then its record. Returns at once.
     public func push(_ url: String, entry: StoreEntry, store: AssetStore) {
         guard case .intact(let path)? = try? store.path(entry.blob) else { return }
+        noteChanged(url)
         // A small blob is read once: the same bytes go to /cas/ and inline into the record.
         let inline = Self.inline(path, entry)
         cache.put([
@@ -310,9 +376,18 @@ public final class RemoteTier: Sendable {
 
     /// Uploads only a record (after a `304`: the blob is already there), with the blob inline when it is small.
     public func pushRecord(_ url: String, entry: StoreEntry, store: AssetStore) {
+        // A revalidated entry that is stale again at once (no max-age, no-cache) makes its pack no better: the next
+        // runner revalidates it whichever record it reads.
+        if case .fresh = entry.cacheDecision(at: Date()) { noteChanged(url) }
         var inline: [UInt8]? = nil
         if case .intact(let path)? = try? store.path(entry.blob) { inline = Self.inline(path, entry) }
         cache.put([(.action(Self.key(url)), .bytes(Self.record(url: url, entry: entry, inline: inline)))])
+    }
+
+    private func noteChanged(_ url: String) {
+        guard cache.options.uploads else { return }
+        let key = Self.key(url)
+        changed.withLock { _ = $0.insert(key) }
     }
 
     /// The blob's bytes when it is small enough to ride inline (``inlineLimit``).
