@@ -476,9 +476,9 @@ http://127.0.0.1:PORT/ci`. Client and nginx share the two cores.
 {table(g2)}
 
 Records carry blobs up to 16 KiB inline (as Bazel's `ActionResult` inlines small outputs; the bytes as they are,
-after the record's JSON header), so the runner asks for one entry per small asset — the `/ac/` record, its inline
-copy verified and written into the store — and the `/cas/` blob only for larger ones; curl only downloads (no hash,
-no store, no index).
+after the record's JSON header), and a few hundred records travel together in a record pack, so the runner asks
+for one `/ac/` entry per chunk of the plan (plus the records it read ahead) — each inline copy verified and written
+into the store — and the `/cas/` blob only for larger ones; curl only downloads (no hash, no store, no index).
 
 - Whole commands, throughput vs curl on /cas/ only: **{curl_cas / g_ours:.2f}×** curl's (target ≥ 0.8×):
   {met(curl_cas / g_ours >= 0.8)}. vs curl on /ac/ + /cas/ (twice the requests): **{curl_both / g_ours:.2f}×**.{files_line}
@@ -490,52 +490,21 @@ no store, no index).
   Outside that window the runner spends {ours_outside:.3f} s (median): its start and the read of the
   {g_files:,}-message feed before the first request (the cards are resolved while the first records come in),
   and the report and exit after its last index write.
-- How the runner reads: one libcurl multi handle on one thread (`RemoteReadLoop`); `retrieveAll` asks for the
-  records of every URL the local store lacks in batches of 512, three batches ahead, and a fresh record whose blob
-  rides inline is verified, stored and recorded on a few lanes with no task or request of its own; the rest (a miss,
-  a blob to read from `/cas/`, a stale entry) starts its usual retrieval as soon as its batch is settled, so the
-  remote is never asked twice for a record. Since 2026-12-01 (evening) the records of the first 1,536 message images
-  are asked for as soon as the feed is read, while the cards are resolved (`readAhead`: the first request left
-  ~0.18 s after the start before, ~0.09 s now, by `perf trace`); canonical inline base64 is decoded in one pass from
-  the record's bytes, Cache-Control is parsed on bytes, the store skips `fsync` on tmpfs (a no-op there), and
-  `prefetch` exits with its run alive (as `resolve` does) instead of freeing every asset, card and message first.
-  The store's promise is unchanged (every blob durable — fsync'd, off tmpfs — and linked before its record). By
-  hand, in interleaved rounds on a slow host: 0.66× with the exit change alone, 0.74× with all of it (whole commands,
-  medians of 8–10 rounds); the runner's CPU 0.98 → 0.92 CPU-s for the base64, buffer and tmpfs steps.
-  Later the same day (traced with timestamps at each phase): the settling lanes take the next 8 records of a batch
-  instead of a fixed half, and a full batch of index records is appended outside the index mutex (one lane idled
-  5–13 ms of every ~22 ms batch before: the other held the mutex for the 1,024 records' checks and writes); the
-  read-ahead starts while the feed is read, 256 messages at a time (first request ~0.04 s after the start, was
-  0.08–0.11 s); `retrieveAll` moves its results out instead of copying them (the end of the run 10–12 ms shorter).
-  Then the inline copy rides as raw bytes after the record's JSON header instead of base64 inside it (no base64
-  to encode, send a third more of and decode; stored from the record's bytes without a copy). By hand, 16
-  interleaved rounds of curl and the runner on one nginx (all of the above): median whole-command ratio 0.78×,
-  0.65–0.75× in the rounds where curl was fastest (0.45–0.50 s), 0.85–1.00× where the host slowed curl down. The
-  host moved a lot during this session's `make bench` runs (curl's own /cas/ run ranged 0.62–1.24 s in one of
-  them, and `probe --get`, untouched, measured 1.17×/1.94× curl against 0.79×/0.90× before): read g2's ratio here
-  as ~0.7–0.8× on a quiet host, not as the single number above.
-- Where the time goes (`perf record` of one run, per thread, and `perf stat`, by hand on the same setup, with all
-  of the above): the runner spends ~0.95 CPU-s. Its read loop thread ~0.4 CPU-s — as much as curl's whole run:
-  libcurl, the kernel's TCP (`sendto` 16% of the thread, `recvfrom` 12%: on loopback every `sendto` also wakes
-  nginx) and being switched out (~9,000 involuntary context switches a run: the read loop, two lanes and nginx are
-  four runnable threads on two cores; curl's single thread has ~100). The two settling lanes ~0.55 CPU-s, about
-  half of it the kernel's share of storing each blob (`O_TMPFILE` open, write, `linkat`, close: 13–16 µs a blob in a
-  C loop of the same calls), then the record's JSON header, SHA-256, the index record (its encoding, and the check
-  at append time that the blob is still there, which guards against a concurrent gc), malloc and reference counts.
-  Before the first request only the start (~0.02 s) and the first 256 messages' read; the resolve (~0.1 CPU-s)
-  overlaps the first reads. nginx spends ~0.3 CPU-s serving either client. curl's side is one thread that only
-  downloads to `/dev/null`, so its wall time is its own CPU time while nginx runs beside it. A steady 0.8× would need
-  the runner near ~0.75 CPU-s (two cores, ~1.05 CPU-s in all with nginx): what is left is mostly kernel work per
-  request and per stored blob, the floor of one file per blob in the store's layout.
-
-### g3. Sharded prefetch: N = 2 processes at once on the 2 cores vs one process
-
-{table(g3)}
-
-Fresh stores, no remote; shard 1 took {shards[0][0]:,} assets and shard 2 {shards[1][0]:,} (together
-{shards[0][0] + shards[1][0]:,} of {g_files:,}, each exactly once). Two shards at once take **{g_sharded / g_one:.2f}×**
-the time of one process (no target: on two shared cores this says how much of one process's time is spent waiting
-rather than computing).
+- How the runner reads: one libcurl multi handle on one thread (`RemoteReadLoop`). While the feed is read and the
+  cards resolved, the records of the first 1,536 message images are read ahead, one `/ac/` request each. Once the
+  plan exists, the run's record keys are cut into content-defined chunks (README, "Record packs") and each chunk's
+  **record pack** — a few hundred records, their small blobs inline — is one `/ac/` request, three chunks ahead;
+  what a pack lacks is read record by record. A fresh record whose blob rides inline is verified, stored and
+  recorded on a few lanes with no task or request of its own. The first runner writes the packs at its end (in
+  the background, as its other uploads). Before packs (until 2026-12-02) the runner read one record per asset,
+  10,000 requests like curl's: nginx then woke and preempted the read loop ~8,400 times a run (the lanes and nginx
+  kept both cores busy; curl with one busy thread beside it shows the same ~9,900 switches and loses 15–20%), and
+  the runner was at ~0.75× curl on a quiet host. With packs, by hand (8 interleaved rounds on one nginx): whole
+  command 0.49–0.63 s against 0.57–0.73 s before, ~2,200 context switches a run instead of ~9,000, ~1.0× curl.
+- Where the time goes now (`perf record`, `perf stat`): ~0.93 CPU-s in all. The settling lanes are the bound:
+  storing each blob as its own file (`O_TMPFILE` open, write, `linkat`, close: 13–16 µs a blob in a C loop of the
+  same calls), its SHA-256, the index record, ~30 µs a blob in all on two lanes; then the resolve of the 10,000
+  messages (~0.13 CPU-s, before the packs can be asked for) and the read-ahead's requests.
 """)
 out.append(f"""## How to reproduce
 

@@ -183,6 +183,7 @@ public final class RemoteTier: Sendable {
     /// built on the upload thread when its turn comes. Call when the run's records are in the store.
     /// - Parameter urls: the run's URLs by record key.
     func pushPacks(_ chunks: [[String]], urls: [String: String], store: AssetStore) {
+        guard cache.options.uploads else { return }
         let changed = changed.withLock { $0 }
         let read = packsRead.withLock { $0 }
         for chunk in chunks where chunk.count >= RemotePack.minRecords {
