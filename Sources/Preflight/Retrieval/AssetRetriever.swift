@@ -351,7 +351,7 @@ public final class AssetRetriever: Sendable {
     }
 
     /// The remote's share of ``retrieveAll(_:progress:)-([AssetRequest],_)``: the records of every URL the local store
-    /// has no entry for are read in batches, one per chunk of `packing` (``RemoteTier/records(for:inChunk:)``: the
+    /// has no entry for are read in batches, one per chunk of `packing` (``RemoteTier/records(for:keys:inChunk:)``: the
     /// chunk's pack in one request, then what it lacks as one hand-over to the remote's read loop, answers back in
     /// groups), and each whose blob rides inline (or is stored already) and that is fresh
     /// (any, offline) is verified, stored and recorded here (``RemoteTier/settle(_:record:store:limit:accept:)``),
@@ -388,9 +388,11 @@ public final class AssetRetriever: Sendable {
             }
         }
         func read(_ batch: Int) -> Task<[[UInt8]?], Never> {
-            let urls = batches[batch].indices.map { unique[$0].url }
+            let indices = batches[batch].indices
+            let urls = indices.map { unique[$0].url }
+            let keys = indices.map { packing.keys[$0] }
             let chunk = packing.chunks[batches[batch].chunk]
-            return Task { await remote.records(for: urls, inChunk: chunk) }
+            return Task { await remote.records(for: urls, keys: keys, inChunk: chunk) }
         }
         // Batches are read ahead (the loop starts each one's reads as soon as the one before frees a connection),
         // so the connections stay busy while a batch is settled, and the tail of one overlaps the next.
@@ -438,6 +440,8 @@ public final class AssetRetriever: Sendable {
 
     /// How a run's URLs fall into the remote's record packs (``RemotePack``).
     private struct Packing: Sendable {
+        /// The record key of each URL, by its index in the run's list.
+        let keys: [String]
         /// The chunks' record keys.
         let chunks: [[String]]
         /// The chunk of each URL, by its index in the run's list.
@@ -447,6 +451,7 @@ public final class AssetRetriever: Sendable {
 
         init(_ list: [String]) {
             let keys = list.map(RemoteTier.key)
+            self.keys = keys
             chunks = RemotePack.chunks(of: keys)
             var chunkOfKey: [String: Int] = [:]
             chunkOfKey.reserveCapacity(keys.count)

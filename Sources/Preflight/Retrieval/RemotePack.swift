@@ -57,7 +57,7 @@ enum RemotePack {
 
     /// The `/ac/` key of a chunk's pack.
     static func key(of chunk: [String]) -> String {
-        RemoteCache.key("inbox-assets pack 1\n" + chunk.joined(separator: "\n"))
+        RemoteCache.key(String(decoding: magic, as: UTF8.self) + chunk.joined(separator: "\n"))
     }
 
     /// A pack of `records` (key, the record's bytes), in the order given.

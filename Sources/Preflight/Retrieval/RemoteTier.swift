@@ -164,12 +164,13 @@ public final class RemoteTier: Sendable {
     /// The records of `urls`, all of one chunk (``RemotePack/chunks(of:)``; `chunk` is its record keys): from the
     /// chunk's pack, and those the pack lacks (or all, without a pack) read one by one as ``records(for:)`` does. One
     /// answer per URL, in order.
-    func records(for urls: [String], inChunk chunk: [String]) async -> [[UInt8]?] {
+    /// `keys` are the URLs' record keys (``key(_:)``), in the same order.
+    func records(for urls: [String], keys: [String], inChunk chunk: [String]) async -> [[UInt8]?] {
         guard chunk.count >= RemotePack.minRecords else { return await records(for: urls) }
         let packKey = RemotePack.key(of: chunk)
         let pack = await cache.get(.action(packKey), maxBytes: RemotePack.maxBytes).map(RemotePack.decode) ?? [:]
         packsRead.withLock { $0[packKey] = Set(pack.keys) }
-        var answers = urls.map { url in pack[Self.key(url)].map { Array($0) } }
+        var answers = keys.map { key in pack[key].map { Array($0) } }
         let missing = answers.indices.filter { answers[$0] == nil }
         guard !missing.isEmpty else { return answers }
         for (index, answer) in zip(missing, await records(for: missing.map { urls[$0] })) { answers[index] = answer }
@@ -188,7 +189,7 @@ public final class RemoteTier: Sendable {
         let read = packsRead.withLock { $0 }
         for chunk in chunks where chunk.count >= RemotePack.minRecords {
             let packKey = RemotePack.key(of: chunk)
-            let chunkURLs = chunk.compactMap { urls[$0] }
+            let chunkURLs = chunk.compactMap { key in urls[key].map { (key: key, url: $0) } }
             let stale: Bool
             if chunk.contains(where: changed.contains) {
                 stale = true
@@ -205,18 +206,18 @@ public final class RemoteTier: Sendable {
 
     /// The pack of `urls` as `store` has them: each one's record (as ``push(_:entry:store:)`` uploads it, its blob
     /// inline while the pack's inline copies stay under ``RemotePack/maxInlineBytes``); `nil` when none is stored.
-    private static func pack(_ urls: [String], store: AssetStore) -> [UInt8]? {
-        guard let entries = try? store.lookup(urls) else { return nil }
+    private static func pack(_ urls: [(key: String, url: String)], store: AssetStore) -> [UInt8]? {
+        guard let entries = try? store.lookup(urls.map(\.url)) else { return nil }
         var records: [(key: String, record: [UInt8])] = []
         var inlineBudget = RemotePack.maxInlineBytes
-        for (url, entry) in zip(urls, entries) {
+        for ((key, url), entry) in zip(urls, entries) {
             guard let entry else { continue }
             var inline: [UInt8]? = nil
             if entry.blob.size <= inlineBudget, case .intact(let path)? = try? store.path(entry.blob) {
                 inline = Self.inline(path, entry)
                 inlineBudget -= inline?.count ?? 0
             }
-            records.append((key(url), record(url: url, entry: entry, inline: inline)))
+            records.append((key, record(url: url, entry: entry, inline: inline)))
         }
         return records.isEmpty ? nil : RemotePack.encode(records)
     }
