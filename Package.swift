@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "HTTPFetch", targets: ["HTTPFetch"]),
         .library(name: "WalletPass", targets: ["WalletPass"]),
         .library(name: "MediaProbe", targets: ["MediaProbe"]),
+        .library(name: "MediaRules", targets: ["MediaRules"]),
         .library(name: "Preflight", targets: ["Preflight"]),
     ],
     targets: [
@@ -36,12 +37,15 @@ let package = Package(
             name: "WalletPass", dependencies: ["Findings", "CZip", "COpenSSL", "StrictJSON"],
             resources: [.copy("Resources/certs")]),
         .target(name: "MediaProbe", dependencies: ["Findings", "StrictJSON"]),
+        // Facts → findings per platform: a rule table per platform (iOS, Android), each row with its source.
+        .target(name: "MediaRules", dependencies: ["Findings", "MediaProbe"]),
         .target(name: "AssetStore", dependencies: ["Findings", "COpenSSL", "StrictJSON"]),
         .target(name: "FixtureServer", dependencies: ["COpenSSL"]),
         .target(
             name: "Preflight",
             dependencies: [
-                "Findings", "InboxCards", "AssetStore", "HTTPFetch", "MediaProbe", "StrictJSON", "WalletPass",
+                "Findings", "InboxCards", "AssetStore", "HTTPFetch", "MediaProbe", "MediaRules", "StrictJSON",
+                "WalletPass",
             ]),
         .target(name: "ArgumentKit"),
 
@@ -49,8 +53,8 @@ let package = Package(
         .executableTarget(
             name: "inbox-assets",
             dependencies: [
-                "ArgumentKit", "AssetStore", "Findings", "HTTPFetch", "InboxCards", "Preflight", "StrictJSON",
-                "WalletPass",
+                "ArgumentKit", "AssetStore", "Findings", "HTTPFetch", "InboxCards", "MediaRules", "Preflight",
+                "StrictJSON", "WalletPass",
             ]),
         .executableTarget(name: "fixture-server", dependencies: ["FixtureServer"]),
 
@@ -65,13 +69,16 @@ let package = Package(
         .testTarget(
             name: "WalletPassTests",
             dependencies: ["TestSupport", "WalletPass", "Findings", "StrictJSON", "COpenSSL", "CZip", "FixtureServer"]),
-        .testTarget(name: "MediaProbeTests", dependencies: ["TestSupport", "MediaProbe", "Findings", "StrictJSON"]),
+        .testTarget(
+            name: "MediaProbeTests",
+            dependencies: ["TestSupport", "MediaProbe", "MediaRules", "Findings", "StrictJSON"]),
+        .testTarget(name: "MediaRulesTests", dependencies: ["MediaRules", "MediaProbe", "Findings"]),
         .testTarget(name: "AssetStoreTests", dependencies: ["TestSupport", "AssetStore", "Findings", "StrictJSON"]),
         .testTarget(
             name: "PreflightTests",
             dependencies: [
                 "TestSupport", "Preflight", "InboxCards", "Findings", "AssetStore", "HTTPFetch", "MediaProbe",
-                "FixtureServer", "StrictJSON", "WalletPass",
+                "MediaRules", "FixtureServer", "StrictJSON", "WalletPass",
             ]),
         .testTarget(name: "ArgumentKitTests", dependencies: ["ArgumentKit"]),
         .testTarget(

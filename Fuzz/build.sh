@@ -23,7 +23,7 @@ declare -A target_modules=(
     [campaign]="StrictJSON Findings InboxCards"
     [json]="StrictJSON"
     [pass]="StrictJSON Findings WalletPass"
-    [media]="StrictJSON Findings MediaProbe"
+    [media]="StrictJSON Findings MediaProbe MediaRules"
     [hls]="StrictJSON Findings MediaProbe"
     [redact]="StrictJSON Findings"
 )

@@ -4,6 +4,7 @@ extension Finding {
     /// `{"severity", "code", "message", "path"}`: the one JSON shape of a finding in every report (DESIGN.md
     /// "Report"). Message and path pass through ``Redaction`` once more, so no stage can leak a secret by
     /// building a message from a raw URL.
+    /// A platform rule's finding adds `platform` (`ios`, `android`) after `path`.
     /// With a ``verdict``, `failing`, `suppressed` (the reason or `null`) and `baseline` (`new`, `known` or `null`)
     /// follow.
     public var json: JSONValue {
@@ -12,6 +13,7 @@ extension Finding {
             ("message", .string(Redaction.redactText(message))),
             ("path", path.map { .string(Redaction.redactURL($0)) } ?? .null),
         ])
+        if let platform { object["platform"] = .string(platform.rawValue) }
         if let verdict {
             object["failing"] = .bool(verdict.failing)
             object["suppressed"] = .optional(verdict.suppressed.map(Redaction.redactText))
@@ -31,6 +33,10 @@ extension Finding {
         writer.string(Redaction.redactText(message))
         writer.key("path")
         writer.string(path.map(Redaction.redactURL))
+        if let platform {
+            writer.key("platform")
+            writer.string(platform.rawValue)
+        }
         if let verdict {
             writer.key("failing")
             writer.bool(verdict.failing)

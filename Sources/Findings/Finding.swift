@@ -15,6 +15,15 @@ public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable, Coda
     public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 }
 
+/// The platform a rule belongs to: the inbox UI that draws the asset (InboxKit on iOS, inbox-ui on Android).
+public enum RulePlatform: String, Sendable, Hashable, CaseIterable, Codable {
+    case ios
+    case android
+
+    /// `iOS`, `Android`: the name in messages.
+    public var displayName: String { self == .ios ? "iOS" : "Android" }
+}
+
 /// One thing a stage noticed about an input, a card, an asset or a pass.
 ///
 /// `code` is stable API: people grep and suppress it (`input.*`, `card.*`, `asset.*`, `image.*`,
@@ -31,6 +40,9 @@ public struct Finding: Sendable, Hashable, Codable {
     public var path: String?
     /// `check`'s verdict (failing, suppressed, baseline state); `nil` until one is made, and in other commands.
     public var verdict: FindingVerdict? = nil
+    /// The platform whose rule this is (`ios`, `android`): the same bytes may be fine on the other one
+    /// (assets-by-platform.md). `nil` for a fact true wherever the asset is drawn (a 404, a truncated file).
+    public var platform: RulePlatform? = nil
 
     public init(_ severity: Severity, _ code: String, _ message: String, path: String? = nil) {
         self.code = code
@@ -49,6 +61,16 @@ public struct Finding: Sendable, Hashable, Codable {
 
     public static func info(_ code: String, _ message: String, path: String? = nil) -> Finding {
         Finding(.info, code, message, path: path)
+    }
+
+    /// `iOS only`, `Android only` for one platform's rule (reports print it beside the code); nil for a fact.
+    public var platformLabel: String? { platform.map { "\($0.displayName) only" } }
+
+    /// The finding as one platform's rule (``platform``).
+    public func on(_ platform: RulePlatform) -> Finding {
+        var copy = self
+        copy.platform = platform
+        return copy
     }
 }
 

@@ -71,8 +71,11 @@ public struct Baseline: Sendable, Hashable {
     /// Stable across runs and SDK profiles: code, message id, redacted URL (or the finding's path).
     public static func fingerprint(_ finding: Finding, _ context: FindingContext) -> String {
         let subject = context.url.map(Redaction.redactURL) ?? finding.path ?? ""
+        // An Android rule's finding is its own (the same code may say another thing on iOS: a cell's geometry); an
+        // iOS rule's keeps the fingerprint it had when iOS's rules were the only ones, so older baselines still match.
+        let platform = finding.platform.flatMap { $0 == .ios ? nil : "\n\($0.rawValue)" } ?? ""
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "\(finding.code)\n\(Redaction.redactURL(context.id))\n\(subject)".utf8 {
+        for byte in "\(finding.code)\n\(Redaction.redactURL(context.id))\n\(subject)\(platform)".utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         let hex = String(hash, radix: 16)

@@ -116,7 +116,9 @@ public enum ResolveTextReport {
             finding.path.flatMap { $0.isEmpty ? nil : " (at \(ControlCharacters.escaped(Redaction.redactURL($0))))" }
             ?? ""
         let message = ControlCharacters.escaped(Redaction.redactText(finding.message))
-        return "\(label) \(ControlCharacters.escaped(finding.code)): \(message)\(at)"
+        // One platform's rule says so: the same asset may be fine on the other platform.
+        let only = finding.platformLabel.map { " [\($0)]" } ?? ""
+        return "\(label) \(ControlCharacters.escaped(finding.code))\(only): \(message)\(at)"
     }
 
     /// `id [profile platform language]`, escaped: the heading of a card's findings.

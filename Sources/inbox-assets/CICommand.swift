@@ -5,20 +5,17 @@ import Preflight
 /// The CI options of `check`: `--baseline FILE` and `--write-baseline FILE`, and the ``Verdict`` they and
 /// `--fail-on` make.
 enum CICommand {
-    static let checkOptions: [Option] = [
-        .value(
-            "baseline", "file",
-            help: "Findings in this baseline file are known: reported, never failing the run; its entries no "
-                + "finding matches are listed as fixed."),
-        .value(
-            "write-baseline", "file",
-            help: "Write the fingerprints of this run's findings (suppressed ones excepted) to this file, sorted, "
-                + "one a line."),
-        .value(
-            "ios-target", "major",
-            help: "The app's iOS deployment target: image formats older iOS cannot decode (WebP < 14, AVIF < 16) "
-                + "are findings below it.", default: "13"),
-    ]
+    static let checkOptions: [Option] =
+        [
+            .value(
+                "baseline", "file",
+                help: "Findings in this baseline file are known: reported, never failing the run; its entries no "
+                    + "finding matches are listed as fixed."),
+            .value(
+                "write-baseline", "file",
+                help: "Write the fingerprints of this run's findings (suppressed ones excepted) to this file, sorted, "
+                    + "one a line."),
+        ] + PlatformOptions.options
 
     /// `--fail-on`, the baseline file and the config's rules, as the verdict of this run.
     static func verdict(_ invocation: Invocation) throws(CommandFailure) -> Verdict {

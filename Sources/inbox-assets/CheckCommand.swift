@@ -57,6 +57,7 @@ enum CheckCommand {
             throw invocation.usageError("--remote-cache needs the store; it cannot be used with --no-store")
         }
         let resolveOptions = try ResolveCommand.resolveOptions(invocation)
+        let appSettings = try PlatformOptions.settings(invocation)
         let limits = try InputLimits.parse(invocation)
         // The report's destination is checked before any input is read or asset fetched.
         let output = try OutputTarget.prepare(invocation.value("output"))
@@ -85,7 +86,7 @@ enum CheckCommand {
             resolve: resolveOptions, reader: limits.readerOptions,
             hlsSegments: try invocation.int("hls-segments", in: 1...100_000) ?? 3,
             shard: try ShardOption.parse(invocation))
-        checkOptions.imageLimits.deploymentTargetMajorVersion = try invocation.int("ios-target", in: 2...99) ?? 13
+        checkOptions.app = appSettings
         let pipeline = CheckPipeline(
             options: checkOptions,
             retriever: retriever,

@@ -203,7 +203,7 @@ import Testing
         let created = try await CLI.run(Self.check(directory, ["-o", fresh]))
         #expect(created.status == 1)
         #expect(Self.type(fresh) == S_IFREG)
-        #expect(try String(contentsOfFile: fresh, encoding: .utf8).hasPrefix("inbox-assets check — 15 messages"))
+        #expect(try String(contentsOfFile: fresh, encoding: .utf8).hasPrefix("inbox-assets check — 17 messages"))
     }
 
     @Test func outputDashIsStandardOutput() async throws {
@@ -212,7 +212,7 @@ import Testing
         let result = try await Self.sh(
             #"mkdir store && "$IA" check "$DEMO" --offline --store store -o -"#, in: directory)
         #expect(result.status == 1)
-        #expect(result.output.hasPrefix("inbox-assets check — 15 messages"))
+        #expect(result.output.hasPrefix("inbox-assets check — 17 messages"))
         #expect(!FileManager.default.fileExists(atPath: directory + "/-"))
     }
 
@@ -289,7 +289,7 @@ import Testing
         let piped = try await Self.sh(
             #"cat "$DEMO" | { exec 3<&0 0</dev/null; "$IA" resolve /dev/fd/3 --input-timeout 5; }"#, in: directory)
         #expect(piped.status == 0, "\(piped.errors)")
-        #expect(piped.output.hasPrefix("inbox-assets resolve — 15 messages, 19 cards"))
+        #expect(piped.output.hasPrefix("inbox-assets resolve — 17 messages, 21 cards"))
         if FileManager.default.isExecutableFile(atPath: "/bin/bash") {
             var environment = ProcessInfo.processInfo.environment
             environment["IA"] = Self.binary
@@ -298,13 +298,13 @@ import Testing
                 "/bin/bash", ["-c", #""$IA" resolve <(cat "$DEMO") --format json"#], environment: environment,
                 directory: directory)
             #expect(substituted.status == 0, "\(substituted.errors)")
-            #expect(substituted.output.contains(#""messages": 15"#))
+            #expect(substituted.output.contains(#""messages": 17"#))
         }
         // A named FIFO whose writer comes later is read once it does.
         let fifo = try await Self.sh(
             #"mkfifo f && { "$IA" resolve f --input-timeout 10 & sleep 1; cat "$DEMO" > f; wait $!; }"#, in: directory)
         #expect(fifo.status == 0, "\(fifo.errors)")
-        #expect(fifo.output.hasPrefix("inbox-assets resolve — 15 messages"))
+        #expect(fifo.output.hasPrefix("inbox-assets resolve — 17 messages"))
     }
 
     // MARK: - Output errors

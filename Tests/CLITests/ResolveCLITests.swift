@@ -148,7 +148,7 @@ struct ResolveCLITests {
         #expect(result.stderr.contains("Error: cannot read 'missing.json': no such file\n"))
         #expect(result.stderr.contains("Error: -: line 1, column 6: unexpected end of input\n"))
         let report = try JSON.parse(result.stdout)
-        #expect(report["summary"]?["cards"] == 19)
+        #expect(report["summary"]?["cards"] == 21)
         let codes = report["findings"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
         #expect(codes.contains("input.unreadable") && codes.contains("input.invalidJSON"))
     }

@@ -51,7 +51,7 @@ import Testing
         #expect(fitted.status == piped.status)
         let table = Self.table(fitted.stdout).split(separator: "\n")
         let whole = Self.table(piped.stdout).split(separator: "\n")
-        #expect(table.count == whole.count && table.count == 20)
+        #expect(table.count == whole.count && table.count == 22)
         for line in table { #expect(line.count <= max(columns, 57), "\(line)") }
         func change(_ line: Substring) -> Substring? { line.firstMatch(of: /[a-z]+ → [a-z]+/).map { line[$0.range] } }
         #expect(table.dropFirst().map(change) == whole.dropFirst().map(change))

@@ -1,5 +1,6 @@
 import Findings
 import MediaProbe
+import MediaRules
 import Testing
 
 /// A little in-memory "server" for the crawl: URL → body. Not a mock of any module: the crawl does no I/O, the
@@ -264,11 +265,16 @@ struct HLSCrawlTests {
         #expect(crawl.findings.codes.contains(HLSFindingCode.crawlLimit))
     }
 
-    @Test("an http:// root earns the ATS warning, with the token redacted")
-    func atsRoot() {
+    @Test("an http:// root is a fact for the crawl; iOS's rule gives the ATS warning, with the token redacted")
+    func atsRoot() throws {
         let crawl = HLSCrawl(url: "http://h/m.m3u8?token=abc")
-        #expect(crawl.findings.codes == [VideoFindingCode.appTransportSecurity])
-        #expect(!crawl.findings[0].message.contains("abc"))
+        #expect(crawl.findings.isEmpty, "\(crawl.findings)")
+        let rules = VideoRules.judge(
+            VideoFacts(url: "http://h/m.m3u8?token=abc", isHLS: true), on: .ios, app: AppSettings())
+        #expect(rules.codes == [VideoFindingCode.appTransportSecurity])
+        let ats = try #require(rules.first)
+        #expect(ats.platform == .ios && ats.severity == .warning)
+        #expect(!ats.message.contains("abc"))
     }
 
     @Test(

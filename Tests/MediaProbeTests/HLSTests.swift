@@ -1,5 +1,6 @@
 import Findings
 import MediaProbe
+import MediaRules
 import Testing
 
 @Suite("HLS: real playlists")
@@ -56,7 +57,17 @@ struct HLSFixtureTests {
         #expect(playlist.segments[1].url == "https://cdn.example.com/abs/seg101.m4s")
         #expect(playlist.segments[1].byteRange == HLSByteRange(offset: 2000, length: 1000))
         #expect(playlist.segments[1].title == "Second segment")
-        #expect(playlist.findings.codes == [HLSFindingCode.appTransportSecurity])
+        #expect(playlist.segments[2].url == "http://cdn.example.com/seg102.m4s")
+        // The plain-http segment is a fact the parser keeps; iOS's transport rule turns it into the ATS warning.
+        #expect(playlist.findings.isEmpty, "\(playlist.findings)")
+        let ats = VideoRules.judge(
+            VideoFacts(
+                url: "https://cdn.example.com/v/low/index.m3u8", isHLS: true,
+                playlistURIs: playlist.segments.map(\.url)),
+            on: .ios, app: AppSettings())
+        #expect(ats.codes == [HLSFindingCode.appTransportSecurity])
+        #expect(ats.first?.message.contains("http://cdn.example.com/seg102.m4s") == true, "\(ats)")
+        #expect(ats.first?.message.contains("listed in the playlist") == true, "a listed URI, not a redirect: \(ats)")
 
         // First, middle and last segment; the shared init segment and AES-128 key once, before the first.
         let fetches = HLSPlanner.segmentsToFetch(from: playlist)
@@ -305,8 +316,12 @@ struct HLSBrokenTests {
         let text =
             "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nhttp://cdn.example.com/a.ts?token=s3cr3t\n#EXT-X-ENDLIST\n"
         let playlist = HLSPlaylist.parse(text: text, baseURL: "https://h/p.m3u8?token=other")
-        #expect(playlist.findings.codes == [HLSFindingCode.appTransportSecurity])
-        #expect(playlist.findings.allSatisfy { !$0.message.contains("s3cr3t") && !$0.message.contains("other") })
+        #expect(playlist.findings.isEmpty, "\(playlist.findings)")
+        let facts = VideoFacts(
+            url: "https://h/p.m3u8?token=other", isHLS: true, playlistURIs: playlist.segments.map(\.url))
+        let findings = VideoRules.judge(facts, on: .ios, app: AppSettings())
+        #expect(findings.codes == [HLSFindingCode.appTransportSecurity])
+        #expect(findings.allSatisfy { !$0.message.contains("s3cr3t") && !$0.message.contains("other") })
     }
 }
 

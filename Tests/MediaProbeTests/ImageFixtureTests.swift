@@ -1,5 +1,6 @@
 import Findings
 import MediaProbe
+import MediaRules
 import TestSupport
 import Testing
 
@@ -37,21 +38,18 @@ struct ImageFixtureTests {
         ImageFixture(file: "image-30x20.tiff", format: .tiff, width: 30, height: 20),
     ]
 
-    /// A deployment target new enough for every format, so only real problems show up.
-    static let modernLimits = ImageLimits(deploymentTargetMajorVersion: 17)
-
     @Test("size, format and animation are read from the header", arguments: fixtures)
     func readsHeader(_ expected: ImageFixture) throws {
-        let info = ImageSniffer.inspect(
-            bytes: try fixture(expected.file), contentType: expected.format.mimeType,
-            limits: Self.modernLimits)
+        let info = ImageSniffer.inspect(bytes: try fixture(expected.file), contentType: expected.format.mimeType)
         #expect(info.format == expected.format)
         #expect(info.width == expected.width)
         #expect(info.height == expected.height)
         #expect(info.animated == expected.animated)
         #expect(info.frameCount == expected.frames)
         #expect(info.isDisplayable)
-        #expect(info.findings.codes(.error).isEmpty && info.findings.codes(.warning).isEmpty, "\(info.findings)")
+        // On an iOS deployment target new enough for every format, no iOS rule fires either (bar the animation info).
+        let onIOS = info.onIOS(modernIOS)
+        #expect(onIOS.codes(.error).isEmpty && onIOS.codes(.warning).isEmpty, "\(onIOS)")
     }
 
     /// TIFF is left out: ImageMagick writes its directory after the pixels (see `tiffDirectoryAtTheEnd`).
@@ -61,13 +59,12 @@ struct ImageFixtureTests {
     func prefixIsEnough(_ expected: ImageFixture) throws {
         let bytes = try fixture(expected.file)
         let info = ImageSniffer.inspect(
-            bytes: Array(bytes.prefix(512)), contentType: expected.format.mimeType,
-            byteCount: bytes.count, limits: Self.modernLimits)
+            bytes: Array(bytes.prefix(512)), contentType: expected.format.mimeType, byteCount: bytes.count)
         #expect(info.width == expected.width)
         #expect(info.height == expected.height)
         #expect(info.byteCount == bytes.count)
         #expect(!info.findings.codes.contains(ImageFindingCode.truncated))
-        #expect(info.findings.maxSeverity != .error, "\(info.findings)")
+        #expect(info.onIOS(modernIOS).maxSeverity != .error, "\(info.onIOS(modernIOS))")
     }
 
     @Test("a TIFF whose directory lies beyond the prefix has an unknown size, not an error")
@@ -85,31 +82,37 @@ struct ImageFixtureTests {
         let bytes = try fixture(expected.file)
         for length in 0..<bytes.count {
             let info = ImageSniffer.inspect(
-                bytes: Array(bytes.prefix(length)), contentType: expected.format.mimeType,
-                limits: Self.modernLimits)
+                bytes: Array(bytes.prefix(length)), contentType: expected.format.mimeType)
             let problems = info.findings.filter { $0.severity >= .warning }
             #expect(!problems.isEmpty, "cut at \(length) of \(bytes.count): \(info.findings)")
         }
     }
 
     @Test(
-        "formats newer than the deployment target earn a warning",
+        "formats newer than the iOS deployment target earn a warning",
         arguments: [
             ("image-lossy-50x40.webp", 13, true), ("image-lossy-50x40.webp", 14, false),
             ("image-64x36.avif", 15, true), ("image-64x36.avif", 16, false), ("image-64x36.heic", 11, false),
-            ("image-64x48.png", 9, false),
+            ("image-64x36.heic", 10, true), ("image-64x48.png", 9, false),
         ])
     func deploymentTarget(file: String, target: Int, warns: Bool) throws {
-        let info = ImageSniffer.inspect(
-            bytes: try fixture(file), contentType: nil, limits: ImageLimits(deploymentTargetMajorVersion: target))
-        #expect(info.findings.codes.contains(ImageFindingCode.requiresNewerOS) == warns)
+        let info = ImageSniffer.inspect(bytes: try fixture(file), contentType: nil)
+        #expect(!info.findings.codes.contains(ImageFindingCode.requiresNewerOS), "a rule, not a fact")
+        let app = AppSettings(ios: IOSAppSettings(deploymentTarget: target))
+        let rules = ImageRules.judge(info, use: .bannerHero, on: .ios, app: app)
+        let newer = rules.filter { $0.code == ImageFindingCode.requiresNewerOS }
+        #expect(!newer.isEmpty == warns, "\(rules)")
+        #expect(newer.allSatisfy { $0.severity == .warning && $0.platform == .ios })
     }
 
-    @Test("animated images earn an info finding with the frame count")
+    @Test("animated images earn an iOS info finding with the frame count")
     func animatedInfo() throws {
         let info = ImageSniffer.inspect(bytes: try fixture("image-anim4-24x16.gif"), contentType: "image/gif")
-        let animated = try #require(info.findings.first { $0.code == ImageFindingCode.animated })
+        #expect(info.findings.isEmpty, "animation is a fact: \(info.findings)")
+        let rules = ImageRules.judge(info, use: .bannerHero, on: .ios, app: AppSettings())
+        let animated = try #require(rules.first { $0.code == ImageFindingCode.animated })
         #expect(animated.severity == .info)
+        #expect(animated.platform == .ios)
         #expect(animated.message.contains("4 frames"))
     }
 }

@@ -1,5 +1,6 @@
 import Findings
 import MediaProbe
+import MediaRules
 import Testing
 
 /// A hostile or broken image built in code, and the finding it must produce.
@@ -150,9 +151,17 @@ struct ImageHostileTests {
     @Test("each hostile header earns its finding", arguments: cases)
     func hostile(_ example: HostileImage) {
         let info = ImageSniffer.inspect(bytes: example.bytes)
-        let match = info.findings.first { $0.code == example.code }
-        #expect(match?.severity == example.severity, "\(info.findings)")
-        if example.severity == .error { #expect(!info.isDisplayable) }
+        let findings = info.onIOS()
+        let match = findings.first { $0.code == example.code }
+        #expect(match?.severity == example.severity, "\(findings)")
+        if example.code == ImageFindingCode.tooManyPixels {
+            // The decode budget is iOS's rule (Android's Glide decodes at the view's size), not a defect of the bytes.
+            #expect(match?.platform == .ios)
+            #expect(!info.findings.codes.contains(example.code), "\(info.findings)")
+        } else if example.severity == .error {
+            #expect(match?.platform == nil)
+            #expect(!info.isDisplayable)
+        }
     }
 
     @Test("every truncation of every hostile header is handled", arguments: cases.filter { $0.bytes.count < 4096 })
@@ -206,14 +215,19 @@ struct ImageHostileTests {
         #expect(uncapped.frameCount == 100_000)
     }
 
-    @Test("an Xcode-crushed PNG (CgBI before IHDR) is read, with an info finding")
+    @Test("an Xcode-crushed PNG (CgBI before IHDR) is read: a fact, and an iOS info finding")
     func crushedPNG() {
         let png = syntheticPNG(width: 30, height: 20)
         let crushed = Array(png.prefix(8)) + pngChunk("CgBI", [0x50, 0x00, 0x20, 0x06]) + Array(png.dropFirst(8))
         let info = ImageSniffer.inspect(bytes: crushed)
         #expect(info.width == 30 && info.height == 20)
-        #expect(info.findings.codes == [ImageFindingCode.appleOptimizedPNG])
+        #expect(info.appleCgBI)
+        #expect(info.findings.isEmpty, "\(info.findings)")
         #expect(info.isDisplayable)
+        let rules = ImageRules.judge(info, use: .bannerHero, on: .ios, app: AppSettings())
+        #expect(rules.codes == [ImageFindingCode.appleOptimizedPNG])
+        #expect(rules.first?.severity == .info && rules.first?.platform == .ios)
+        #expect(!ImageSniffer.inspect(bytes: png).appleCgBI)
     }
 
     @Test("an animated WebP: frames counted, capped, or missing")
@@ -276,18 +290,22 @@ struct ImagePolicyTests {
     func dimensions(width: UInt32, height: UInt32, expected: [String]) {
         let info = ImageSniffer.inspect(bytes: syntheticPNG(width: width, height: height), contentType: "image/png")
         #expect(info.width == Int(width))
-        #expect(info.findings.codes == expected)
+        #expect(info.findings.isEmpty, "the size rules are iOS's, not defects: \(info.findings)")
+        let rules = ImageRules.judge(info, use: .bannerHero, on: .ios, app: AppSettings())
+        #expect(rules.codes == expected)
+        #expect(rules.allSatisfy { $0.platform == .ios })
     }
 
     @Test("a custom downsample size and memory budget")
     func customLimits() {
         let limits = ImageLimits(decodedBytesWarning: 1 << 20, decodedBytesError: 4 << 20, downsamplePixelSize: 300)
         let small = ImageSniffer.inspect(bytes: syntheticPNG(width: 601, height: 100), limits: limits)
-        #expect(small.findings.codes == [ImageFindingCode.oversized])
+        #expect(small.onIOS(limits: limits).codes == [ImageFindingCode.oversized])
+        #expect(small.onIOS().isEmpty, "the default limits: \(small.onIOS())")
         let medium = ImageSniffer.inspect(bytes: syntheticPNG(width: 600, height: 600), limits: limits)
-        #expect(medium.findings.codes == [ImageFindingCode.largeDecodedMemory])
+        #expect(medium.onIOS(limits: limits).codes == [ImageFindingCode.largeDecodedMemory])
         let large = ImageSniffer.inspect(bytes: syntheticPNG(width: 1100, height: 1000), limits: limits)
-        #expect(large.findings.codes == [ImageFindingCode.tooManyPixels])
+        #expect(large.onIOS(limits: limits).codes == [ImageFindingCode.tooManyPixels])
     }
 
     @Test("too many bytes: a 6 MiB file, and a prefix of a file declared 6 MiB")
@@ -311,17 +329,21 @@ struct ImagePolicyTests {
             ("https://cdn.example.com/a.png", false), ("httpx://a", false), ("http:/", false), ("", false),
         ])
     func transportSecurity(url: String, warns: Bool) {
-        let finding = ImageSniffer.transportSecurity(url: url)
-        #expect((finding != nil) == warns)
-        if let finding {
+        let findings = TransportRules.judge(TransferFacts(hops: [url]), use: .image, on: .ios, app: AppSettings())
+        #expect(findings.isEmpty != warns, "\(findings)")
+        for finding in findings {
             #expect(finding.code == ImageFindingCode.appTransportSecurity)
             #expect(finding.severity == .warning)
+            #expect(finding.platform == .ios)
         }
     }
 
     @Test("secrets in an http URL do not reach the message")
     func atsRedacts() throws {
-        let finding = try #require(ImageSniffer.transportSecurity(url: "http://cdn.example.com/a.png?token=s3cr3t"))
+        let findings = TransportRules.judge(
+            TransferFacts(hops: ["http://cdn.example.com/a.png?token=s3cr3t"]), use: .image, on: .ios,
+            app: AppSettings())
+        let finding = try #require(findings.first)
         #expect(!finding.message.contains("s3cr3t"))
         #expect(finding.message.contains("token=REDACTED"))
     }

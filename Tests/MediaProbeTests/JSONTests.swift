@@ -18,7 +18,7 @@ struct JSONTests {
         #expect(json["decodedBytes"] == .int(24 * 16 * 4))
         #expect(json["displayable"] == true)
         let codes = json["findings"]?.arrayValue?.compactMap { $0["code"]?.stringValue }
-        #expect(codes == [ImageFindingCode.contentTypeMismatch, ImageFindingCode.animated])
+        #expect(codes == [ImageFindingCode.contentTypeMismatch])  // the animation is a fact; its finding is iOS's
         #expect(json["findings"]?[0]?["severity"] == "warning")
         #expect(json["findings"]?[0]?["path"] == .null)
     }
@@ -65,6 +65,7 @@ struct JSONTests {
         let crawlText = crawl.json.serialized()
         #expect(!crawlText.contains("abc"))
         #expect(crawl.json["playlists"]?[0]?["kind"] == "unknown")
-        #expect(crawl.json["findings"]?.arrayValue?.count == 2)
+        // The playlist that is not one; the plain-http root is iOS's and Android's transport rule (MediaRules).
+        #expect(crawl.json["findings"]?.arrayValue?.count == 1)
     }
 }

@@ -1,5 +1,8 @@
 import Findings
 import Foundation
+import MediaProbe
+import MediaRules
+import TestSupport
 
 /// Reads a committed fixture from `Fixtures/media/` (made once by `Fixtures/media/generate.sh`).
 func fixture(_ name: String) throws -> [UInt8] {
@@ -13,6 +16,20 @@ extension Array where Element == Finding {
     var codes: [String] { map(\.code) }
 
     func codes(_ severity: Severity) -> [String] { filter { $0.severity == severity }.map(\.code) }
+}
+
+// MARK: iOS's rules over the facts
+
+/// An iOS app whose deployment target is new enough for every format (iOS 17: JPEG XL), so only real problems show.
+let modernIOS = AppSettings(ios: IOSAppSettings(deploymentTarget: 17))
+
+extension ImageInfo {
+    /// What iOS makes of the image: the facts' defects and iOS's rules (MediaRules) for a banner hero, most severe
+    /// first (stable, so the defects come before iOS's rules of the same severity).
+    func onIOS(_ app: AppSettings = AppSettings(), limits: ImageLimits = ImageLimits()) -> [Finding] {
+        let rules = ImageRules.judge(self, use: .bannerHero, on: .ios, app: app, limits: limits)
+        return (findings + rules).sorted { $0.severity > $1.severity }
+    }
 }
 
 // MARK: Byte builders for hostile inputs
@@ -50,45 +67,7 @@ func syntheticPNG(width: UInt32, height: UInt32, extraChunks: [[UInt8]] = []) ->
 
 /// A zlib stream of `count` zero bytes in fixed-Huffman deflate (a literal 0, then distance-1 matches of 258 and
 /// 10 bytes, then literals): a few KB for a megabyte, so synthetic PNGs carry a first row decoders accept.
-func zlibZeros(_ count: Int) -> [UInt8] {
-    var out: [UInt8] = [0x78, 0x01]
-    var buffer = 0
-    var filled = 0
-    func put(_ value: Int, _ bits: Int) {  // LSB first
-        buffer |= value << filled
-        filled += bits
-        while filled >= 8 {
-            out.append(UInt8(buffer & 0xFF))
-            buffer >>= 8
-            filled -= 8
-        }
-    }
-    func code(_ value: Int, _ bits: Int) {  // Huffman codes go MSB first
-        for shift in stride(from: bits - 1, through: 0, by: -1) { put(value >> shift & 1, 1) }
-    }
-    put(1, 1)  // final block
-    put(1, 2)  // fixed Huffman
-    var left = count
-    if left > 0 {
-        code(0x30, 8)  // literal 0
-        left -= 1
-    }
-    while left >= 258 {
-        code(0xC5, 8)  // length 258 (symbol 285)
-        code(0, 5)  // distance 1
-        left -= 258
-    }
-    while left >= 10 {
-        code(0x08, 7)  // length 10 (symbol 264)
-        code(0, 5)
-        left -= 10
-    }
-    for _ in 0..<left { code(0x30, 8) }
-    code(0, 7)  // end of block
-    if filled > 0 { put(0, 8 - filled) }
-    let sum = count % 65521
-    return out + be32(UInt32(sum << 16 | 1))
-}
+func zlibZeros(_ count: Int) -> [UInt8] { SyntheticDeflate.zlibZeros(count) }
 
 /// SOI, an optional list of raw segments, a baseline SOF0 with the size, then EOI.
 func syntheticJPEG(width: UInt16, height: UInt16, marker: UInt8 = 0xC0, before: [UInt8] = []) -> [UInt8] {

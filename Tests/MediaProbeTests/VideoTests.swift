@@ -1,5 +1,6 @@
 import Findings
 import MediaProbe
+import MediaRules
 import Testing
 
 struct VideoFixture: CustomTestStringConvertible, Sendable {
@@ -34,6 +35,11 @@ struct VideoContainerTests {
         #expect(info.moovBeforeMdat == expected.moovFirst)
         #expect(info.findings.codes == expected.codes)
         #expect(info.isPlayable == expected.codes.allSatisfy { $0 == VideoFindingCode.moovAfterMdat })
+        if expected.codes == [VideoFindingCode.unsupportedContainer] {
+            // AVPlayer's container rule is iOS's: Android's MediaPlayer plays WebM and a bare TS file.
+            #expect(info.findings.allSatisfy { $0.platform == .ios }, "\(info.findings)")
+            #expect(info.findings(on: .android).isEmpty)
+        }
     }
 
     @Test("the first 64 bytes show the box order: mdat's header lets the walk jump over it", arguments: fixtures)
@@ -70,6 +76,8 @@ struct VideoContainerTests {
         #expect(abs((info.durationSeconds ?? 0) - 1.0) < 0.05)
         #expect(info.findings.codes == codes)
         #expect(info.isPlayable == codes.isEmpty)
+        // The codec findings are AVPlayer's (iOS); MediaRules judges the same facts for Android.
+        #expect(info.findings.filter { $0.code == VideoFindingCode.codec }.allSatisfy { $0.platform == .ios })
     }
 
     @Test(
@@ -387,11 +395,18 @@ struct RangeProbeTests {
         #expect(try #require(ContentRange("bytes 0-0/*")).total == nil)
     }
 
-    @Test("App Transport Security for media URLs")
+    @Test("App Transport Security for media URLs (iOS's transport rule)")
     func transportSecurity() throws {
-        let finding = try #require(VideoChecks.transportSecurity(url: "http://cdn.example.com/v.mp4?sig=abc"))
+        func ats(_ url: String) -> [Finding] {
+            TransportRules.judge(TransferFacts(hops: [url]), use: .media, on: .ios, app: AppSettings())
+        }
+        let finding = try #require(ats("http://cdn.example.com/v.mp4?sig=abc").first)
         #expect(finding.code == VideoFindingCode.appTransportSecurity)
+        #expect(finding.severity == .warning && finding.platform == .ios)
         #expect(!finding.message.contains("abc"))
-        #expect(VideoChecks.transportSecurity(url: "https://cdn.example.com/v.mp4") == nil)
+        #expect(ats("https://cdn.example.com/v.mp4").isEmpty)
+        // The same rule through the video facts.
+        let facts = VideoFacts(url: "http://cdn.example.com/v.mp4?sig=abc", isHLS: false)
+        #expect(VideoRules.judge(facts, on: .ios, app: AppSettings()).codes == [VideoFindingCode.appTransportSecurity])
     }
 }

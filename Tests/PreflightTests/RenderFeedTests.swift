@@ -160,11 +160,12 @@ struct RenderFeedTests {
         return report
     }
 
-    /// An 8×8 hero is drawn in the banner's frame with a visible mark and a finding.
+    /// An 8×8 hero is drawn in the banner's frame with a visible mark and a finding (iOS's geometry rule).
     @Test func tinyHeroIsMarkedOnTheCard() throws {
-        var report = Self.banner(width: 8, height: 8)
+        var report = RenderFixtures.judgingGeometry(Self.banner(width: 8, height: 8))
         report.cards = report.cards.map(PreviewChecks.annotate)
         #expect(report.cards[0].assets[0].findings.map(\.code) == [PreviewFindingCode.imageTooSmall])
+        #expect(report.cards[0].assets[0].findings.first?.platform == .ios)
         let card = try #require(
             RenderHTMLTests.card("c.json", in: HTMLReport.render(report, image: RenderFixtures.storedImage)))
         #expect(card.contains("img hero i0 looks-wrong"))

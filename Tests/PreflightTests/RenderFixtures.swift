@@ -1,6 +1,7 @@
 import Findings
 import Foundation
 import InboxCards
+import MediaRules
 import Preflight
 import WalletPass
 
@@ -120,6 +121,23 @@ enum RenderFixtures {
         report.summary.assets = urls.count
         report.summary.assetsFailed = Set(cards.flatMap(\.assets).filter { $0.status == .failed }.map(\.url)).count
         report.summary.bytesFetched = png.count * 4
+        return report
+    }
+
+    /// The report with the geometry findings the pipeline's judgement gives each image that arrived: how its card's
+    /// cell on its card's platform draws it (`CheckPipeline.judge`: ``CellGeometry`` with the cell's ``ImageUse``).
+    static func judgingGeometry(_ report: CheckReport) -> CheckReport {
+        var report = report
+        for card in report.cards.indices {
+            let kind = report.cards[card].card.resolved
+            let platform = report.cards[card].card.platform.rulePlatform
+            for index in report.cards[card].assets.indices where report.cards[card].assets[index].status == .ok {
+                let asset = report.cards[card].assets[index]
+                guard let use = AssetRoles.imageUse(asset.role, kind: kind) else { continue }
+                report.cards[card].assets[index].findings += CellGeometry.judge(
+                    width: asset.width, height: asset.height, use: use, on: platform)
+            }
+        }
         return report
     }
 

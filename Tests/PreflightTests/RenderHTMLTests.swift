@@ -242,7 +242,7 @@ struct RenderHTMLTests {
     func unavailableImagesAreLabelledFrames(stored: Stored) throws {
         let answer = stored.answer
         let reason = stored.rawValue
-        var report = Self.report
+        var report = RenderFixtures.judgingGeometry(Self.report)
         for card in report.cards.indices {
             for asset in report.cards[card].assets.indices { report.cards[card].assets[asset].format = nil }
         }

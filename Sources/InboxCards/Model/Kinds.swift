@@ -1,3 +1,5 @@
+public import Findings
+
 /// The card layouts: the six InboxKit cells (also the Android rich cards, without wallet), and the Android
 /// legacy row.
 public enum CardKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -120,6 +122,9 @@ public enum Platform: String, Sendable, Hashable, CaseIterable, CustomStringConv
     case android
 
     public var description: String { rawValue }
+
+    /// The platform whose asset rules judge this card's assets (``Finding/platform``).
+    public var rulePlatform: RulePlatform { self == .ios ? .ios : .android }
 
     /// The platform behind a createMessage `platforms` code, when the tool models it.
     ///

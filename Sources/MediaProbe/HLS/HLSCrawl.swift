@@ -163,6 +163,9 @@ public struct HLSCrawl: Sendable {
 
     /// Parsed playlists in the order they were recorded.
     public private(set) var playlists: [Entry] = []
+    /// What the sampled media segments' bytes are (`mpegTS`, `mp4` for fMP4/CMAF, …): Android's MediaPlayer plays
+    /// TS segments only (android-assets.md §4).
+    public private(set) var sampledSegmentFormats: Set<MediaFormat> = []
     /// True when nothing is queued: everything handed out has been or is being fetched.
     public var isDrained: Bool { queue.isEmpty }
 
@@ -185,7 +188,6 @@ public struct HLSCrawl: Sendable {
         rootURL = url
         queue = [HLSFetch(url: url, purpose: .rootPlaylist)]
         visited = [HLSPlanner.withoutFragment(url)]
-        if let ats = VideoSniffer.transportSecurity(url: url) { findings.append(ats) }
     }
 
     /// The next request to make, or nil when nothing is left.
@@ -212,7 +214,7 @@ public struct HLSCrawl: Sendable {
         playlists.append(Entry(url: fetch.url, purpose: fetch.purpose, playlist: playlist))
         findings += playlist.findings.map { with(path, $0) }
         if playlist.kind != .unknown, let contentType, let finding = Self.playlistType(contentType, url: fetch.url) {
-            findings.append(with(path, finding))
+            findings.append(with(path, finding.on(.ios)))
         }
         switch (playlist.kind, fetch.purpose) {
         case (.master, .rootPlaylist):
@@ -293,7 +295,8 @@ public struct HLSCrawl: Sendable {
         }
     }
 
-    /// AVPlayer recognises a playlist by its media type, or failing that by a `.m3u8` path.
+    /// AVPlayer (iOS) recognises a playlist by its media type, or failing that by a `.m3u8` path. (Android's
+    /// NuPlayer looks only at the URL, for `m3u8` anywhere in it: MediaRules' Android table.)
     static func playlistType(_ contentType: String, url: String) -> Finding? {
         guard let type = MediaContentType.essence(contentType), !MediaContentType.hlsTypes.contains(type) else {
             return nil
@@ -302,7 +305,7 @@ public struct HLSCrawl: Sendable {
         if path.hasSuffix(".m3u8") || path.hasSuffix(".m3u") { return nil }
         return .warning(
             VideoFindingCode.contentType,
-            "The playlist is served as \(type) and its URL does not end in .m3u8; AVPlayer may not recognise it. "
+            "The playlist is served as \(type) and its URL does not end in .m3u8; AVPlayer on iOS may not recognise it. "
                 + "Serve application/vnd.apple.mpegurl.")
     }
 
@@ -321,6 +324,7 @@ public struct HLSCrawl: Sendable {
             return
         }
         let format = MediaSniffer.sniff(body)
+        if fetch.purpose == .segment { sampledSegmentFormats.insert(format) }
         if fetch.purpose == .initSegment, format == .mp4 || format == .quickTime {
             checkInitSegment(body, path: path, variant: fetch.referrer)
         }
@@ -333,7 +337,8 @@ public struct HLSCrawl: Sendable {
                 .error(
                     HLSFindingCode.hevcInTS,
                     "The segment carries HEVC video in MPEG-TS; Apple devices play HEVC in HLS only from fMP4 "
-                        + "segments. Package with `-hls_segment_type fmp4 -tag:v hvc1`.", path: path))
+                        + "segments. Package with `-hls_segment_type fmp4 -tag:v hvc1`.", path: path
+                ).on(.ios))
         }
         let wrong: Set<MediaFormat> = [.html, .xml, .json, .empty, .hls, .svg, .pdf, .png, .jpeg, .gif, .webp]
         guard wrong.contains(format) else { return }
@@ -352,23 +357,26 @@ public struct HLSCrawl: Sendable {
         guard let track = MovieHeader(body, moov: moov, maxBoxes: 256).videoTrack else { return }
         var reason: String?
         if track.codec == "hev1" {
-            reason = "The init segment's HEVC track is tagged 'hev1'; AVPlayer plays HEVC only when tagged 'hvc1'"
+            reason =
+                "The init segment's HEVC track is tagged 'hev1'; AVPlayer on iOS plays HEVC only when tagged 'hvc1'"
         } else if let profile = track.avcProfile, let name = H264Profile.unsupportedName(profile) {
-            reason = "The init segment's H.264 track uses the \(name), which AVPlayer does not decode"
+            reason = "The init segment's H.264 track uses the \(name), which AVPlayer on iOS does not decode"
         }
         guard let reason else { return }
         guard rootIsMaster else {
             return findings.append(
-                .error(VideoFindingCode.codec, reason + "; the playlist has no other variant.", path: path))
+                .error(VideoFindingCode.codec, reason + "; the playlist has no other variant.", path: path).on(.ios))
         }
-        findings.append(.warning(VideoFindingCode.codec, reason + "; AVPlayer skips this variant.", path: path))
+        findings.append(
+            .warning(VideoFindingCode.codec, reason + "; AVPlayer skips this variant.", path: path).on(.ios))
         if let variant { undecodableVariants.insert(HLSPlanner.withoutFragment(variant)) }
         if !variantURLs.isEmpty, variantURLs.isSubset(of: undecodableVariants) {
             findings.append(
                 .error(
                     VideoFindingCode.codec,
                     "No variant plays: the init segment of every one of the \(variantURLs.count) variant "
-                        + "stream(s) has a codec AVPlayer does not decode.", path: path))
+                        + "stream(s) has a codec AVPlayer on iOS does not decode.", path: path
+                ).on(.ios))
             variantURLs = []  // reported once
         }
     }

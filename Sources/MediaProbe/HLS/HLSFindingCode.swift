@@ -6,7 +6,7 @@ public enum HLSFindingCode {
     public static let byteOrderMark = "video.hls.byteOrderMark"
     /// An AES-128 key that cannot be fetched (error; 401/403 a warning) or is not 16 bytes (error).
     public static let key = "video.hls.key"
-    /// HEVC video in MPEG-TS segments: Apple's HLS authoring spec requires HEVC in fMP4 (error).
+    /// iOS: HEVC video in MPEG-TS segments: Apple's HLS authoring spec requires HEVC in fMP4 (error).
     public static let hevcInTS = "video.hls.hevcInTS"
     /// Not valid UTF-8, or over the size cap (error).
     public static let unreadable = "video.hls.unreadable"
@@ -30,8 +30,8 @@ public enum HLSFindingCode {
     public static let tooLarge = "video.hls.tooLarge"
     /// A media playlist without `EXT-X-ENDLIST`: a live stream (info).
     public static let live = "video.hls.live"
-    /// URIs in the playlist use plain http:// (warning; App Transport Security).
-    public static let appTransportSecurity = "video.ats"
+    /// iOS: URIs in the playlist use plain http:// (warning; App Transport Security), judged with the stream's URL.
+    public static let appTransportSecurity = VideoFindingCode.appTransportSecurity
     /// A playlist URL that was already visited: the playlists reference each other in a loop (error).
     public static let loop = "video.hls.loop"
     /// A variant playlist that is itself a master playlist (error; players do not nest masters).

@@ -22,8 +22,6 @@ struct HLSParser {
     private var droppedVariants = 0
     private var droppedRenditions = 0
     private var droppedSegments = 0
-    private var plainHTTP = 0
-    private var firstPlainHTTP: String?
     private var lineNumber = 0
 
     init(baseURL: String, limits: HLSLimits) {
@@ -357,7 +355,7 @@ struct HLSParser {
         return HLSByteRange(offset: previousEnd ?? -1, length: length)
     }
 
-    /// Resolves a URI against the playlist URL; counts plain-http URIs for one ATS finding at the end.
+    /// Resolves a URI against the playlist URL; a playlist or segment URI must be http(s).
     private mutating func resolve(_ uri: String, playlistOrSegment: Bool) -> String {
         guard let resolved = URIReference.resolve(uri, against: base) else {
             findings.add(
@@ -367,15 +365,14 @@ struct HLSParser {
                         + "against the playlist URL '\(Redaction.redactURL(baseURL))'."))
             return uri
         }
-        if AppTransportSecurity.isPlainHTTP(resolved) {
-            plainHTTP += 1
-            if firstPlainHTTP == nil { firstPlainHTTP = resolved }
-        } else if playlistOrSegment, resolved.prefix(8).lowercased() != "https://" {
+        // Plain http is a fact each platform's transport rule judges (MediaRules) from the URIs kept.
+        if playlistOrSegment, !AppTransportSecurity.isPlainHTTP(resolved), resolved.prefix(8).lowercased() != "https://"
+        {
             findings.add(
                 .error(
                     HLSFindingCode.badURI,
                     "Line \(lineNumber): '\(Redaction.redactURL(String(resolved.prefix(200))))' is not an "
-                        + "http(s) URL; AVPlayer cannot fetch it."))
+                        + "http(s) URL; players cannot fetch it."))
         }
         return resolved
     }
@@ -417,14 +414,6 @@ struct HLSParser {
         for (count, what, cap) in dropped where count > 0 {
             findings.add(
                 .warning(HLSFindingCode.tooLarge, "Only the first \(cap) \(what) were kept; \(count) more ignored."))
-        }
-        if plainHTTP > 0, let first = firstPlainHTTP {
-            findings.add(
-                .warning(
-                    HLSFindingCode.appTransportSecurity,
-                    "\(plainHTTP) URI\(plainHTTP == 1 ? "" : "s") in the playlist use plain http:// "
-                        + "(first: \(Redaction.redactURL(first))); App Transport Security blocks them on iOS "
-                        + "unless the app declares an exception."))
         }
         playlist.findings = findings.sorted()
         return playlist
@@ -473,8 +462,10 @@ struct HLSParser {
             "Line \(first.line): \(reason)"
             + (none
                 ? (streams.count == 1 ? "; it is the only variant, so nothing plays." : "; no variant plays.")
-                : "; AVPlayer skips \(unplayable.count == 1 ? "that variant" : "\(unplayable.count) variants").")
-        findings.add(none ? .error(VideoFindingCode.codec, message) : .warning(VideoFindingCode.codec, message))
+                : "; AVPlayer on iOS skips \(unplayable.count == 1 ? "that variant" : "\(unplayable.count) variants").")
+        // AVPlayer's rule (iOS): Android's MediaPlayer decodes hev1 and picks variants its own way.
+        findings.add(
+            Finding(none ? .error : .warning, VideoFindingCode.codec, message).on(.ios))
     }
 
     private mutating func finishMedia() {

@@ -4,9 +4,10 @@ public enum ImageFindingCode {
     public static let empty = "image.empty"
     /// The bytes are not an image at all: an HTML error page, JSON, text, a video, unknown binary (error).
     public static let notAnImage = "image.notAnImage"
-    /// A real format that iOS image views cannot show: SVG, PDF (error).
+    /// A vector document no inbox image view decodes, on either platform: SVG, PDF (error).
     public static let unsupportedFormat = "image.unsupportedFormat"
-    /// The format decodes only on a newer iOS than the deployment target (WebP < 14, AVIF < 16) (warning).
+    /// iOS: the format decodes only on a newer iOS than the deployment target (HEIC < 11, WebP < 14, AVIF < 16,
+    /// JPEG XL < 17) (warning). Android's counterpart is `image.android.requiresNewerAPI`.
     public static let requiresNewerOS = "image.requiresNewerOS"
     /// The HTTP Content-Type names a different format than the bytes (warning).
     public static let contentTypeMismatch = "image.contentTypeMismatch"
@@ -14,13 +15,16 @@ public enum ImageFindingCode {
     public static let contentTypeGeneric = "image.contentTypeGeneric"
     /// More bytes than an inbox cell's image should cost to download (warning).
     public static let tooManyBytes = "image.tooManyBytes"
-    /// Decoded size (width × height × 4) beyond what a phone can reasonably decode for one cell (error).
+    /// iOS: decoded size (width × height × 4) beyond what a phone can reasonably decode for one cell (error). Android
+    /// decodes at the view's size (Glide downsamples), so it has no such rule.
     public static let tooManyPixels = "image.tooManyPixels"
-    /// Decoded size large enough to hurt scrolling and memory in a list (warning).
+    /// iOS: decoded size large enough to hurt scrolling and memory in a list (warning).
     public static let largeDecodedMemory = "image.largeDecodedMemory"
-    /// Much larger than the SDK's downsample target: bandwidth and decode time spent for nothing (warning).
+    /// Much larger than needed: iOS beyond twice the SDK's 1200-px downsample (warning); Android more than 4× its cell
+    /// at 3× on both sides (info: Glide downsamples, the bytes only cost data).
     public static let oversized = "image.oversized"
-    /// Animated: an image view shows only the first frame unless the app animates it (info).
+    /// iOS: animated, and an image view shows only the first frame unless the app animates it (info). Android:
+    /// `image.android.animated`.
     public static let animated = "image.animated"
     /// More frames than the counting cap (warning).
     public static let tooManyFrames = "image.tooManyFrames"
@@ -30,7 +34,7 @@ public enum ImageFindingCode {
     public static let corrupt = "image.corrupt"
     /// The format is recognised but its size could not be read from the bytes given (info).
     public static let dimensionsUnknown = "image.dimensionsUnknown"
-    /// An Xcode-"crushed" PNG (CgBI chunk): iOS shows it, other platforms cannot (info).
+    /// iOS: an Xcode-"crushed" PNG (CgBI chunk), which iOS shows (info). On Android it is `image.android.cgbi`.
     public static let appleOptimizedPNG = "image.appleOptimizedPNG"
     /// A PNG whose IHDR promises pixels but whose IDAT stream is empty, not zlib, invalid deflate, or inflates to
     /// less than the first row (or a first row with an unknown filter type): no decoder shows it (error).
@@ -49,6 +53,7 @@ public enum ImageFindingCode {
     /// A GIF frame that reaches beyond the logical screen: the size reported is the screen's, the frame is clipped
     /// (warning).
     public static let gifFrameOutsideScreen = "image.gifFrameOutsideScreen"
-    /// The image URL is plain `http://`: App Transport Security blocks it by default (warning).
+    /// iOS: the image URL (or a redirect hop) is plain `http://`: App Transport Security blocks it by default
+    /// (warning); info for a host the app excepts (`--ios-ats-exceptions`). Android: `image.android.cleartext`.
     public static let appTransportSecurity = "image.ats"
 }

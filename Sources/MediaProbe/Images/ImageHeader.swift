@@ -9,6 +9,8 @@ struct ImageHeader {
     var swapsAxes = false
     var animated = false
     var frameCount: Int?
+    /// An Apple CgBI PNG (``ImageInfo/appleCgBI``).
+    var appleCgBI = false
     var findings: [Finding] = []
 }
 

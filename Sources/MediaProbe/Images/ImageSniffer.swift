@@ -1,24 +1,24 @@
 public import Findings
 
-/// Thresholds for the image policy checks. Every default is documented; tune per campaign or CI run.
+/// Work bounds of the image parsers and the thresholds that hold wherever an image is drawn. What a platform makes
+/// of the facts (formats per OS version, decode memory, animation, the cell's geometry) is MediaRules' business;
+/// the iOS decode thresholds live here because MediaRules reads them from one place.
 public struct ImageLimits: Sendable, Hashable {
     /// Download size above which an inbox image earns ``ImageFindingCode/tooManyBytes``. Default 5 MiB:
     /// a banner that large costs seconds on a cellular connection for a cell a few hundred points tall.
     public var maxBytes: Int
-    /// Decoded bytes (width × height × 4) above which ``ImageFindingCode/largeDecodedMemory`` is a warning.
+    /// iOS: decoded bytes (width × height × 4) above which ``ImageFindingCode/largeDecodedMemory`` is a warning.
     /// Default 48 MiB (≈ a 12-megapixel photo): several such cells on screen put a list under memory pressure.
     public var decodedBytesWarning: Int
-    /// Decoded bytes above which ``ImageFindingCode/tooManyPixels`` is an error. Default 256 MiB (≈ 8192 × 8192):
-    /// beyond that, a decode in a scrolling list risks the app being killed for memory.
+    /// iOS: decoded bytes above which ``ImageFindingCode/tooManyPixels`` is an error. Default 256 MiB
+    /// (≈ 8192 × 8192): beyond that, a decode in a scrolling list risks the app being killed for memory. Also the
+    /// bound of an ICO entry's claimed size (``ImageFindingCode/icoEntryBomb``).
     public var decodedBytesError: Int
-    /// The longest side the InboxKit SDK downsamples images to. Default 1200 px.
+    /// iOS: the longest side the InboxKit SDK downsamples images to. Default 1200 px.
     public var downsamplePixelSize: Int
-    /// ``ImageFindingCode/oversized`` when the longest side exceeds `downsamplePixelSize × oversizeFactor`.
+    /// iOS: ``ImageFindingCode/oversized`` when the longest side exceeds `downsamplePixelSize × oversizeFactor`.
     /// Default 2 (2400 px with the default downsample size).
     public var oversizeFactor: Int
-    /// The app's iOS deployment target (major version); formats that need a newer iOS earn
-    /// ``ImageFindingCode/requiresNewerOS``. Default 13.
-    public var deploymentTargetMajorVersion: Int
     /// Frames counted in a GIF or WebP animation before counting stops. Default 10,000.
     public var maxFrames: Int
     /// Chunks (PNG), marker segments (JPEG) or boxes per level (HEIF) walked before giving up. Default 10,000.
@@ -27,21 +27,21 @@ public struct ImageLimits: Sendable, Hashable {
     /// Thresholds with the documented defaults.
     public init(
         maxBytes: Int = 5 << 20, decodedBytesWarning: Int = 48 << 20, decodedBytesError: Int = 256 << 20,
-        downsamplePixelSize: Int = 1200, oversizeFactor: Int = 2, deploymentTargetMajorVersion: Int = 13,
-        maxFrames: Int = 10_000, maxStructures: Int = 10_000
+        downsamplePixelSize: Int = 1200, oversizeFactor: Int = 2, maxFrames: Int = 10_000,
+        maxStructures: Int = 10_000
     ) {
         self.maxBytes = maxBytes
         self.decodedBytesWarning = decodedBytesWarning
         self.decodedBytesError = decodedBytesError
         self.downsamplePixelSize = downsamplePixelSize
         self.oversizeFactor = oversizeFactor
-        self.deploymentTargetMajorVersion = deploymentTargetMajorVersion
         self.maxFrames = maxFrames
         self.maxStructures = maxStructures
     }
 }
 
-/// What the bytes of an image asset are and whether iOS will show them in an inbox cell.
+/// What the bytes of an image asset are: platform-free facts and the defects every decoder meets. Whether a
+/// platform shows them (formats per OS version, CgBI, animation under a crop) is judged by MediaRules.
 public struct ImageInfo: Sendable, Hashable {
     /// The format recognised from the bytes (not from the URL or the Content-Type).
     public var format: MediaFormat
@@ -56,10 +56,15 @@ public struct ImageInfo: Sendable, Hashable {
     public var frameCount: Int?
     /// Size of the whole resource in bytes.
     public var byteCount: Int
-    /// Everything worth telling, most severe first.
+    /// An Xcode-"crushed" PNG (a `CgBI` chunk before IHDR: premultiplied BGRA, raw deflate): only Apple's decoder
+    /// reads it.
+    public var appleCgBI = false
+    /// The defects of the bytes, true for every decoder (cut off, corrupt, not an image, the Content-Type), most
+    /// severe first.
     public var findings: [Finding]
 
-    /// True when the format is a raster image and no finding is an error: iOS will show it.
+    /// True when the format is a raster image and no defect is an error: a decoder that knows the format shows it
+    /// (whether the platform has one is MediaRules' question).
     public var isDisplayable: Bool { format.isRasterImage && findings.maxSeverity != .error }
 
     /// Decoded size in bytes (width × height × 4 for RGBA), saturating; nil when the size is unknown.
@@ -69,7 +74,7 @@ public struct ImageInfo: Sendable, Hashable {
     }
 }
 
-/// Sniffs image bytes from their headers (no pixel decode) and applies the inbox-cell policy.
+/// Sniffs image bytes from their headers (no pixel decode): the facts, and the defects every decoder meets.
 public enum ImageSniffer {
     /// Inspects an image asset.
     ///
@@ -79,8 +84,8 @@ public enum ImageSniffer {
     ///   - contentType: The HTTP `Content-Type` it was served with, compared against the bytes. Nil means "not
     ///     known" (a local file) and skips the comparison; pass `""` when the server sent no Content-Type.
     ///   - byteCount: The resource's full size when `bytes` is only a prefix; nil means `bytes` is everything.
-    ///   - limits: Policy thresholds.
-    /// - Returns: The format, size, animation and findings. Never throws: bad input is a finding.
+    ///   - limits: Work bounds and the download-size threshold.
+    /// - Returns: The format, size, animation and defects. Never throws: bad input is a finding.
     public static func inspect(
         bytes: [UInt8], contentType: String? = nil, byteCount: Int? = nil, limits: ImageLimits = ImageLimits()
     ) -> ImageInfo {
@@ -96,11 +101,13 @@ public enum ImageSniffer {
             info.findings.append(.error(ImageFindingCode.empty, "The image is empty (zero bytes)\(served)."))
             return info
         case .svg, .pdf:
+            // Neither ImageIO behind UIImage (iOS) nor Glide 4.16 without an app-side SVG module (Android,
+            // android-assets.md §2) decodes a vector document into a bitmap.
             info.findings.append(
                 .error(
                     ImageFindingCode.unsupportedFormat,
-                    "The image is \(format.describedForHumans)\(served); iOS image views cannot show it. "
-                        + "Serve a PNG, JPEG or HEIC instead."))
+                    "The image is \(format.describedForHumans)\(served); inbox image views decode bitmaps only. "
+                        + "Serve a PNG or JPEG instead."))
             return info
         case _ where !format.isRasterImage:
             var message = "The bytes are \(format.describedForHumans)\(served), not an image."
@@ -133,9 +140,16 @@ public enum ImageSniffer {
         }
         info.animated = header.animated
         info.frameCount = header.frameCount
+        info.appleCgBI = header.appleCgBI
 
         checkContentType(format: format, servedAs: servedAs, contentType: contentType, into: &info.findings)
-        checkPolicy(&info, limits: limits)
+        if info.byteCount > limits.maxBytes {
+            info.findings.append(
+                .warning(
+                    ImageFindingCode.tooManyBytes,
+                    "The image is \(formatBytes(info.byteCount)), more than the \(formatBytes(limits.maxBytes)) "
+                        + "an inbox cell should cost."))
+        }
         if info.width == nil, !info.findings.contains(where: { $0.severity == .error }) {
             info.findings.append(
                 .info(
@@ -144,11 +158,6 @@ public enum ImageSniffer {
         }
         info.findings.sort { $0.severity > $1.severity }  // stable: same-severity findings keep their order
         return info
-    }
-
-    /// The App Transport Security check for an image URL: plain `http://` is blocked by default on iOS.
-    public static func transportSecurity(url: String) -> Finding? {
-        AppTransportSecurity.finding(url: url, code: ImageFindingCode.appTransportSecurity, what: "image")
     }
 
     /// `contentType` nil means "not known" (e.g. a local file): nothing to compare. A blank header was sent empty.
@@ -178,57 +187,11 @@ public enum ImageSniffer {
                     + "caches, proxies and image loaders that trust the header may refuse it."))
     }
 
-    private static func checkPolicy(_ info: inout ImageInfo, limits: ImageLimits) {
-        let format = info.format
-        if let needed = format.minimumIOSMajorVersion, needed > limits.deploymentTargetMajorVersion {
-            info.findings.append(
-                .warning(
-                    ImageFindingCode.requiresNewerOS,
-                    "\(formatName(format)) images decode only on iOS \(needed) and later; the app supports iOS "
-                        + "\(limits.deploymentTargetMajorVersion), where the cell shows no image."))
-        }
-        if info.byteCount > limits.maxBytes {
-            info.findings.append(
-                .warning(
-                    ImageFindingCode.tooManyBytes,
-                    "The image is \(formatBytes(info.byteCount)), more than the \(formatBytes(limits.maxBytes)) "
-                        + "an inbox cell should cost."))
-        }
-        guard let width = info.width, let height = info.height, let decoded = info.decodedByteCount else { return }
-        let size = "\(width)×\(height)"
-        if decoded > limits.decodedBytesError {
-            info.findings.append(
-                .error(
-                    ImageFindingCode.tooManyPixels,
-                    "\(size) pixels decode to \(formatBytes(decoded)) (over \(formatBytes(limits.decodedBytesError))); "
-                        + "iOS may fail to decode it or kill the app for memory."))
-        } else if decoded > limits.decodedBytesWarning {
-            info.findings.append(
-                .warning(
-                    ImageFindingCode.largeDecodedMemory,
-                    "\(size) pixels decode to \(formatBytes(decoded)) "
-                        + "(over \(formatBytes(limits.decodedBytesWarning))) for one inbox cell."))
-        }
-        let threshold = saturatingProduct(limits.downsamplePixelSize, limits.oversizeFactor)
-        if Swift.max(width, height) > threshold, decoded <= limits.decodedBytesWarning {
-            info.findings.append(
-                .warning(
-                    ImageFindingCode.oversized,
-                    "\(size) is far larger than the SDK's \(limits.downsamplePixelSize)-px downsample; "
-                        + "serve at most \(threshold) px on the longest side."))
-        }
-        if info.animated {
-            let frames = info.frameCount.map { " with \($0) frames" } ?? ""
-            info.findings.append(
-                .info(
-                    ImageFindingCode.animated,
-                    "Animated \(formatName(format))\(frames); an image view shows only the first frame "
-                        + "unless the app animates it."))
-        }
-    }
-
-    static func formatName(_ format: MediaFormat) -> String {
+    /// The format's name in messages ("HEIC", "WebP", "JPEG XL").
+    public static func formatName(_ format: MediaFormat) -> String {
         switch format {
+        case .jxl: "JPEG XL"
+        case .dash: "MPEG-DASH"
         case .heic: "HEIC"
         case .heif: "HEIF"
         case .avif: "AVIF"
@@ -254,4 +217,10 @@ private func roundedTenths(_ value: Double) -> String {
     guard value < 1e15 else { return ">1e15" }
     let tenths = Int((value * 10).rounded())
     return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+}
+
+/// Byte counts in messages, as MediaProbe's own findings print them.
+public enum ByteCountText {
+    /// "1.5 MiB", "812 KiB", "93 bytes".
+    public static func format(_ count: Int) -> String { formatBytes(count) }
 }

@@ -10,10 +10,7 @@ enum PNGHeader {
         // reads them. iOS shows them; Android and browsers do not.
         if bytes.matches("CgBI", at: 12), let length = bytes.u32be(8), length <= 64 {
             ihdr = 8 + 12 + length
-            parse.header.findings.append(
-                .info(
-                    ImageFindingCode.appleOptimizedPNG,
-                    "An Apple-optimised PNG (CgBI): iOS shows it, Android and browsers cannot decode it."))
+            parse.header.appleCgBI = true  // a fact: iOS shows it, Android cannot (MediaRules)
         }
         guard let ihdrLength = bytes.u32be(ihdr), bytes.has(4, at: ihdr + 4) else {
             return parse.ranOut("the signature")

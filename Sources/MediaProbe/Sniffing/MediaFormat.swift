@@ -2,12 +2,12 @@
 ///
 /// The raw values are stable: they appear in reports.
 public enum MediaFormat: String, Sendable, Hashable, CaseIterable {
-    // Raster images iOS decodes with ImageIO.
-    case png, jpeg, gif, webp, heic, heif, avif, bmp, tiff, ico
+    // Raster images (which platform decodes which: MediaRules).
+    case png, jpeg, gif, webp, heic, heif, avif, bmp, tiff, ico, jxl
     // Documents an `UIImage(data:)` cannot show.
     case svg, pdf
-    // Video containers and playlists.
-    case mp4, quickTime, webm, matroska, mpegTS, hls
+    // Video containers and playlists (`dash`: an MPEG-DASH manifest).
+    case mp4, quickTime, webm, matroska, mpegTS, hls, dash
     // Things that are not media at all (an error page served with status 200, an API error, plain text).
     case html, xml, json, text
     /// Zero bytes.
@@ -15,10 +15,11 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable {
     /// Binary bytes no sniffer recognised.
     case unknown
 
-    /// True for raster formats iOS's image views can show (given a new enough OS, see ``minimumIOSMajorVersion``).
+    /// True for raster image formats: some platform's image views can show them (which, and from which OS
+    /// version, is MediaRules' business).
     public var isRasterImage: Bool {
         switch self {
-        case .png, .jpeg, .gif, .webp, .heic, .heif, .avif, .bmp, .tiff, .ico: true
+        case .png, .jpeg, .gif, .webp, .heic, .heif, .avif, .bmp, .tiff, .ico, .jxl: true
         default: false
         }
     }
@@ -26,19 +27,8 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable {
     /// True for containers and playlists a video player might be handed.
     public var isVideo: Bool {
         switch self {
-        case .mp4, .quickTime, .webm, .matroska, .mpegTS, .hls: true
+        case .mp4, .quickTime, .webm, .matroska, .mpegTS, .hls, .dash: true
         default: false
-        }
-    }
-
-    /// The oldest iOS major version whose ImageIO decodes this format (WebP arrived in 14, AVIF in 16).
-    public var minimumIOSMajorVersion: Int? {
-        switch self {
-        case .webp: 14
-        case .avif: 16
-        case .heic, .heif: 11
-        case .png, .jpeg, .gif, .bmp, .tiff, .ico: 2
-        default: nil
         }
     }
 
@@ -55,6 +45,7 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable {
         case .bmp: "image/bmp"
         case .tiff: "image/tiff"
         case .ico: "image/x-icon"
+        case .jxl: "image/jxl"
         case .svg: "image/svg+xml"
         case .pdf: "application/pdf"
         case .mp4: "video/mp4"
@@ -63,6 +54,7 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable {
         case .matroska: "video/x-matroska"
         case .mpegTS: "video/mp2t"
         case .hls: "application/vnd.apple.mpegurl"
+        case .dash: "application/dash+xml"
         case .html: "text/html"
         case .xml: "application/xml"
         case .json: "application/json"
@@ -84,6 +76,7 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable {
         case .tiff: ["image/tiff", "image/tiff-fx"]
         // image/x-win-bitmap: cursors (.cur) in shared-mime-info.
         case .ico: ["image/x-icon", "image/vnd.microsoft.icon", "image/ico", "image/icon", "image/x-win-bitmap"]
+        case .jxl: ["image/jxl"]
         case .svg: ["image/svg+xml"]
         case .pdf: ["application/pdf"]
         case .mp4: ["video/mp4", "video/x-m4v", "audio/mp4", "application/mp4", "video/iso.segment"]
@@ -92,6 +85,7 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable {
         case .matroska: ["video/x-matroska", "video/matroska"]
         case .mpegTS: ["video/mp2t", "video/mpeg"]
         case .hls: MediaContentType.hlsTypes
+        case .dash: ["application/dash+xml"]
         case .html: ["text/html", "application/xhtml+xml"]
         case .xml: ["application/xml", "text/xml"]
         case .json: ["application/json", "text/json"]
@@ -113,6 +107,7 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable {
         case .bmp: "a BMP image"
         case .tiff: "a TIFF image"
         case .ico: "an ICO icon"
+        case .jxl: "a JPEG XL image"
         case .svg: "an SVG document"
         case .pdf: "a PDF document"
         case .mp4: "an MP4 video"
@@ -121,6 +116,7 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable {
         case .matroska: "a Matroska video"
         case .mpegTS: "an MPEG transport stream"
         case .hls: "an HLS playlist"
+        case .dash: "an MPEG-DASH manifest"
         case .html: "an HTML page"
         case .xml: "an XML document"
         case .json: "JSON text"

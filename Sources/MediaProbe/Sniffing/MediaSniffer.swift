@@ -19,6 +19,13 @@ public enum MediaSniffer {
         if bytes.has(3, at: 0), bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return .jpeg }
         if bytes.matches("GIF87a", at: 0) || bytes.matches("GIF89a", at: 0) { return .gif }
         if bytes.matches("RIFF", at: 0), bytes.matches("WEBP", at: 8) { return .webp }
+        // JPEG XL (ISO/IEC 18181-2): a bare codestream starts FF 0A, the container with its `JXL ` signature box.
+        if bytes.has(2, at: 0), bytes[0] == 0xFF, bytes[1] == 0x0A { return .jxl }
+        if bytes.starts(with: [0, 0, 0, 0x0C]), bytes.matches("JXL ", at: 4), bytes.has(4, at: 8),
+            bytes[8] == 0x0D, bytes[9] == 0x0A, bytes[10] == 0x87, bytes[11] == 0x0A
+        {
+            return .jxl
+        }
         if bytes.matches("ftyp", at: 4) { return classifyFtyp(bytes) }
         if let box = bytes.fourCC(4), ["styp", "moof", "sidx"].contains(box), let size = bytes.u32be(0), size >= 8 {
             return .mp4  // an fMP4 media segment (HLS, DASH) starts without ftyp
@@ -131,6 +138,8 @@ public enum MediaSniffer {
             let lowered = window[start...].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
             if containsTag("<svg", in: lowered) && !containsTag("<html", in: lowered) { return .svg }
             if startsWithHTMLTag(lowered) { return .html }
+            // An MPEG-DASH manifest (ISO/IEC 23009-1) is XML whose root element is MPD.
+            if containsTag("<mpd", in: lowered) { return .dash }
             if hasPrefix("<?xml", lowered) { return .xml }
             return looksLikeText(window) ? .html : .unknown
         }

@@ -106,11 +106,13 @@ public enum VideoChecks {
                 let advertised =
                     response.acceptRanges?.lowercased().contains("bytes") == true
                     ? " although it sends Accept-Ranges: bytes" : ""
+                // AVPlayer needs 206 for progressive media (iOS, an error); MediaRules' Android row is a warning.
                 result.findings.append(
                     .error(
                         VideoFindingCode.noRangeSupport,
                         "The server answered the range request (\(asked)) with 200 and the whole body\(advertised); "
-                            + "AVPlayer needs 206 Partial Content to play progressive video."))
+                            + "AVPlayer on iOS needs 206 Partial Content to play progressive video."
+                    ).on(.ios))
             }
         case 416 where Self.unsatisfiedLength(response.contentRange) == 0:
             // RFC 9110 §14.4: a 416 carries `Content-Range: bytes */<complete-length>`. A length of 0 means the
@@ -154,11 +156,6 @@ public enum VideoChecks {
         return Int64(digits)
     }
 
-    /// The App Transport Security check for a media URL (video, poster, playlist, segment).
-    public static func transportSecurity(url: String) -> Finding? {
-        VideoSniffer.transportSecurity(url: url)
-    }
-
     private static func checkPartialContent(
         _ response: RangeProbeResponse, asked: String, into result: inout RangeProbeEvaluation
     ) {
@@ -166,7 +163,7 @@ public enum VideoChecks {
             result.findings.append(
                 .error(
                     VideoFindingCode.badContentRange,
-                    "The server answered 206 to \(asked) without a Content-Range header; AVPlayer cannot use it."))
+                    "The server answered 206 to \(asked) without a Content-Range header; players cannot use it."))
             return
         }
         guard let range = ContentRange(header) else {
@@ -190,7 +187,7 @@ public enum VideoChecks {
             result.findings.append(
                 .warning(
                     VideoFindingCode.unknownLength,
-                    "The Content-Range '\(excerpt(header))' does not give the full length; AVPlayer needs it to seek."))
+                    "The Content-Range '\(excerpt(header))' does not give the full length; players need it to seek."))
         }
         if let length = response.contentLength, length != range.last - range.first + 1 {
             result.findings.append(
@@ -212,12 +209,15 @@ public enum VideoChecks {
         "video/mp4", "video/quicktime", "video/x-m4v", "audio/mp4", "application/mp4", "video/3gpp",
     ]
 
+    /// AVPlayer (iOS) decides how to play a URL by its type, else its extension: those findings are iOS's.
+    /// MediaPlayer (Android) sniffs the bytes; only a type that says "not video" is true for both.
     private static func checkContentType(_ type: String?, isPlaylist: Bool, into findings: inout [Finding]) {
         guard let type else {
             findings.append(
                 .warning(
                     VideoFindingCode.contentType,
-                    "No Content-Type was sent; AVPlayer then guesses from the URL's extension."))
+                    "No Content-Type was sent; AVPlayer on iOS then guesses from the URL's extension."
+                ).on(.ios))
             return
         }
         if isPlaylist || progressiveTypes.contains(type) { return }
@@ -225,7 +225,8 @@ public enum VideoChecks {
             findings.append(
                 .warning(
                     VideoFindingCode.contentType,
-                    "Served as \(type); AVPlayer then guesses from the URL's extension. Serve video/mp4."))
+                    "Served as \(type); AVPlayer on iOS then guesses from the URL's extension. Serve video/mp4."
+                ).on(.ios))
         } else if type.hasPrefix("text/") || type == "application/json" || type.hasPrefix("image/") {
             findings.append(
                 .error(
@@ -233,10 +234,13 @@ public enum VideoChecks {
                     "Served as \(type), which is not video: probably an error page or the wrong URL."))
         } else if type == "video/webm" || type == "video/x-matroska" || type == "video/mp2t" {
             findings.append(
-                .error(VideoFindingCode.contentType, "Served as \(type), which AVPlayer cannot play progressively."))
+                .error(
+                    VideoFindingCode.contentType, "Served as \(type), which AVPlayer on iOS cannot play progressively."
+                ).on(.ios))
         } else {
             findings.append(
-                .warning(VideoFindingCode.contentType, "Served as \(type), an unusual type for an inbox video."))
+                .warning(VideoFindingCode.contentType, "Served as \(type), an unusual type for an inbox video.").on(
+                    .ios))
         }
     }
 }

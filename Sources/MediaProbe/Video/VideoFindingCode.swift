@@ -5,7 +5,8 @@ public enum VideoFindingCode {
     public static let empty = "video.empty"
     /// The bytes are not video: an HTML error page, an image, text (error).
     public static let notVideo = "video.notVideo"
-    /// A container AVPlayer on iOS cannot play progressively: WebM, Matroska, a bare MPEG-TS file (error).
+    /// iOS: a container AVPlayer cannot play progressively: WebM, Matroska, a bare MPEG-TS file (error); also an
+    /// MPEG-DASH manifest, which no inbox player plays (error, both platforms).
     public static let unsupportedContainer = "video.unsupportedContainer"
     /// The MP4/MOV index (`moov`) comes after the media data: playback starts only after a seek to the end (warning).
     public static let moovAfterMdat = "video.moovAfterMdat"
@@ -39,6 +40,7 @@ public enum VideoFindingCode {
     public static let lengthMismatch = "video.lengthMismatch"
     /// Larger than an inbox video should be for progressive playback (warning).
     public static let tooLarge = "video.tooLarge"
-    /// The media URL is plain `http://`: App Transport Security blocks it by default (warning).
+    /// iOS: the media URL, a redirect hop or an HLS playlist URI is plain `http://`: App Transport Security blocks it
+    /// by default (warning); info for a host the app excepts. Android: `video.android.cleartext`.
     public static let appTransportSecurity = "video.ats"
 }

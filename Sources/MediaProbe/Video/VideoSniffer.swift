@@ -35,6 +35,8 @@ public struct VideoInfo: Sendable, Hashable {
     public var durationSeconds: Double?
     /// The first video track's codec (`avc1`, `hvc1`, `hev1`, `av01`…), when `moov` is within the bytes.
     public var videoCodec: String?
+    /// The H.264 track's `profile_idc` (66 Baseline, 77 Main, 100 High, 110 High 10…), when the codec is H.264.
+    public var avcProfile: UInt8?
     /// The first audio track's codec (`mp4a`, `ac-3`…), when there is one.
     public var audioCodec: String?
     /// Size of the whole resource in bytes.
@@ -46,9 +48,14 @@ public struct VideoInfo: Sendable, Hashable {
     /// Everything worth telling, most severe first.
     public var findings: [Finding]
 
-    /// True when the container is one AVPlayer plays and no finding is an error.
+    /// True when the container is one AVPlayer (iOS) plays and no finding is an error.
     public var isPlayable: Bool {
         [.mp4, .quickTime, .hls].contains(format) && findings.maxSeverity != .error
+    }
+
+    /// The platform-free findings with those of `platform`'s rules (``Finding/platform``).
+    public func findings(on platform: RulePlatform) -> [Finding] {
+        findings.filter { $0.platform == nil || $0.platform == platform }
     }
 }
 
@@ -88,13 +95,24 @@ public enum VideoSniffer {
                 .error(
                     VideoFindingCode.unsupportedContainer,
                     "The video is \(format.describedForHumans); AVPlayer on iOS cannot play WebM or Matroska. "
-                        + "Serve MP4 (H.264/HEVC) or HLS."))
+                        + "Serve MP4 (H.264/HEVC) or HLS."
+                ).on(.ios))
         case .mpegTS:
             info.findings.append(
                 .error(
                     VideoFindingCode.unsupportedContainer,
-                    "The video is a bare MPEG transport stream; AVPlayer plays .ts only as segments of an HLS "
-                        + "playlist. Serve MP4 or an .m3u8 playlist."))
+                    "The video is a bare MPEG transport stream; AVPlayer on iOS plays .ts only as segments of an "
+                        + "HLS playlist. Serve MP4 or an .m3u8 playlist."
+                ).on(.ios))
+        case .dash:
+            // Neither AVPlayer (iOS plays HLS, not DASH) nor MediaPlayer (no DASH source in NuPlayer,
+            // android-assets.md §4, V7) plays an MPEG-DASH manifest.
+            info.findings.append(
+                .error(
+                    VideoFindingCode.unsupportedContainer,
+                    "The video is an MPEG-DASH manifest; the inbox players (AVPlayer, MediaPlayer) play MP4 or HLS, "
+                        + "not DASH. Serve an .m3u8 playlist."))
+            return info
         case .hls:
             break
         default:
@@ -106,7 +124,8 @@ public enum VideoSniffer {
             return info
         }
         if let servedAs, !format.acceptedContentTypes.contains(servedAs) {
-            info.findings.append(contentTypeFinding(servedAs: servedAs, format: format))
+            // AVPlayer picks how to play a URL by its type or extension; MediaPlayer sniffs the bytes.
+            info.findings.append(contentTypeFinding(servedAs: servedAs, format: format).on(.ios))
         }
         if format != .hls, let finding = tooLarge(Int64(total), limits: limits) { info.findings.append(finding) }
         info.findings.sort { $0.severity > $1.severity }
@@ -160,11 +179,6 @@ public enum VideoSniffer {
                 + "for progressive playback in an inbox; prefer HLS.")
     }
 
-    /// The App Transport Security check for a video, poster or HLS URL.
-    public static func transportSecurity(url: String) -> Finding? {
-        AppTransportSecurity.finding(url: url, code: VideoFindingCode.appTransportSecurity, what: "media")
-    }
-
     /// Codecs AVPlayer on iOS plays in MP4/MOV without caveats.
     static let playableVideoCodecs: Set<String> = [
         "avc1", "avc3", "hvc1", "mp4v", "jpeg", "apcn", "apch", "apcs", "ap4h",
@@ -184,6 +198,8 @@ public enum VideoSniffer {
         info.width = video.width
         info.height = video.height
         info.videoCodec = video.codec
+        info.avcProfile = video.avcProfile
+        // The codec findings below are AVPlayer's (iOS); MediaRules judges the same facts for Android.
         if let profile = video.avcProfile, let name = H264Profile.unsupportedName(profile) {
             // Apple decodes 8-bit 4:2:0 H.264 up to High profile only: HLS Authoring Specification for Apple
             // Devices §1.3 ("less than or equal to High Profile"); ffmpeg's H.264 guide: QuickTime needs
@@ -191,8 +207,9 @@ public enum VideoSniffer {
             info.findings.append(
                 .error(
                     VideoFindingCode.codec,
-                    "The H.264 track uses the \(name), which AVPlayer does not decode. Re-encode with "
-                        + "`-profile:v high -pix_fmt yuv420p`."))
+                    "The H.264 track uses the \(name), which AVPlayer on iOS does not decode. Re-encode with "
+                        + "`-profile:v high -pix_fmt yuv420p`."
+                ).on(.ios))
         }
         guard let codec = video.codec, !playableVideoCodecs.contains(codec) else { return }
         switch codec {
@@ -200,21 +217,26 @@ public enum VideoSniffer {
             info.findings.append(
                 .error(
                     VideoFindingCode.codec,
-                    "The HEVC track is tagged 'hev1'; AVPlayer plays HEVC in MP4/MOV only when tagged 'hvc1'. "
-                        + "Re-mux with `-tag:v hvc1`."))
+                    "The HEVC track is tagged 'hev1'; AVPlayer on iOS plays HEVC in MP4/MOV only when tagged "
+                        + "'hvc1'. Re-mux with `-tag:v hvc1`."
+                ).on(.ios))
         case "av01":
             info.findings.append(
                 .warning(
                     VideoFindingCode.codec,
-                    "AV1 video decodes only on iOS 17+ devices with AV1 hardware (A17 Pro, M3 and later)."))
+                    "AV1 video decodes only on iOS 17+ devices with AV1 hardware (A17 Pro, M3 and later)."
+                ).on(.ios))
         case "vp09", "vp08":
             info.findings.append(
                 .error(
-                    VideoFindingCode.codec, "\(codec == "vp09" ? "VP9" : "VP8") video in MP4 does not play in AVPlayer."
-                ))
+                    VideoFindingCode.codec,
+                    "\(codec == "vp09" ? "VP9" : "VP8") video in MP4 does not play in AVPlayer on iOS."
+                ).on(.ios))
         default:
             info.findings.append(
-                .warning(VideoFindingCode.codec, "The video codec '\(codec)' is unusual; AVPlayer may not play it."))
+                .warning(
+                    VideoFindingCode.codec, "The video codec '\(codec)' is unusual; AVPlayer on iOS may not play it."
+                ).on(.ios))
         }
     }
 
@@ -298,8 +320,9 @@ public enum VideoSniffer {
             info.findings.append(
                 .warning(
                     VideoFindingCode.moovAfterMdat,
-                    "The movie index ('moov') comes after the media data ('mdat'): AVPlayer must fetch the end of "
-                        + "the file before it can start. Re-mux with `-movflags +faststart`."))
+                    "The movie index ('moov') comes after the media data ('mdat'): the player must fetch the end "
+                        + "of the file before it can start (Android's streaming requirements ask for 'moov' first). "
+                        + "Re-mux with `-movflags +faststart`."))
         }
     }
 }

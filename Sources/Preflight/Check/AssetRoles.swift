@@ -1,4 +1,6 @@
+import Findings
 public import InboxCards
+public import MediaRules
 
 /// Which assets each card kind needs (issue 6 "Roles"): a failing needed asset makes the card render
 /// **broken**; any other failing asset only earns a warning, because the card still renders.
@@ -17,6 +19,33 @@ public enum AssetRoles {
         case .video: kind == .video
         case .walletPass: kind == .wallet
         case .avatar, .icon, .videoPoster, .buttonLink, .slideLink: false
+        }
+    }
+
+    /// The cell an image of `role` is drawn in on a card that renders as `kind`; nil for what is not an image.
+    public static func imageUse(_ role: AssetReference.Role, kind: CardKind) -> ImageUse? {
+        switch role {
+        case .heroImage:
+            switch kind {
+            case .banner: .bannerHero
+            case .wallet: .walletHero
+            case .legacy: .legacyBanner
+            default: .captionedHero
+            }
+        case .avatar: .avatar
+        case .icon: kind == .legacy ? .legacyIcon : .captionedIcon
+        case .carouselSlide: .carouselSlide
+        case .videoPoster: .videoPoster
+        case .video, .walletPass, .buttonLink, .slideLink: nil
+        }
+    }
+
+    /// The ``AssetCheck/failure`` of an image its platform does not show although its bytes are fine.
+    static func failure(of finding: Finding) -> String {
+        switch finding.code {
+        case AndroidFindingCode.imageCleartext: "cleartext-blocked"
+        case AndroidFindingCode.imageTooManyRedirects: "too-many-redirects"
+        default: "unsupported-on-\(finding.platform?.rawValue ?? "platform")"
         }
     }
 

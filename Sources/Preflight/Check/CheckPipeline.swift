@@ -3,12 +3,17 @@ import Findings
 import HTTPFetch
 public import InboxCards
 public import MediaProbe
+public import MediaRules
 public import WalletPass
 
 /// What `check` looks at and how hard.
 public struct CheckOptions: Sendable {
     public var resolve: ResolveOptions
     public var imageLimits: ImageLimits
+    /// The app's settings each platform's rules judge by: OS levels, ATS exceptions, cleartext hosts
+    /// (`--ios-target`, `--android-min-sdk`, `--android-target-sdk`, `--ios-ats-exceptions`,
+    /// `--android-cleartext-hosts`).
+    public var app: AppSettings
     /// Bodies up to this size are inspected whole; larger images are sniffed from their first bytes.
     public var maxInspectBytes: Int
     /// Videos probed at once (each probe is one or a few small requests).
@@ -22,9 +27,11 @@ public struct CheckOptions: Sendable {
     public var shard: Shard
 
     public init(
-        resolve: ResolveOptions = .init(), imageLimits: ImageLimits = .init(), maxInspectBytes: Int = 32 << 20,
-        videoConcurrency: Int = 8, reader: ReaderOptions = .init(), hlsSegments: Int = 3, shard: Shard = .all
+        resolve: ResolveOptions = .init(), imageLimits: ImageLimits = .init(), app: AppSettings = .init(),
+        maxInspectBytes: Int = 32 << 20, videoConcurrency: Int = 8, reader: ReaderOptions = .init(),
+        hlsSegments: Int = 3, shard: Shard = .all
     ) {
+        self.app = app
         self.hlsSegments = max(1, hlsSegments)
         self.shard = shard
         self.resolve = resolve
@@ -74,12 +81,19 @@ public struct CheckPipeline: Sendable {
         }
     }
 
-    /// What one URL turned out to be, inspected once however many cards use it.
+    /// What one URL turned out to be, inspected once however many cards use it: platform-free facts.
     struct Inspection: Sendable {
         var image: ImageInfo?
         var pass: PassVerification?
         var video: VideoProbe?
         var tooLargeToInspect = false
+    }
+
+    /// One platform's verdict on one URL in one use, judged once however many cards share it.
+    struct JudgementKey: Hashable {
+        var url: String
+        var platform: RulePlatform
+        var use: ImageUse?
     }
 
     /// Runs the whole check.
@@ -111,8 +125,11 @@ public struct CheckPipeline: Sendable {
 
         var cards: [CardCheck] = []
         cards.reserveCapacity(resolved.run.cards.count)
+        var judgements: [JudgementKey: [Finding]] = [:]
         for card in resolved.run.cards {
-            cards.append(PreviewChecks.annotate(check(card, retrieved: retrieved, inspections: inspections)))
+            cards.append(
+                PreviewChecks.annotate(
+                    check(card, retrieved: retrieved, inspections: inspections, judgements: &judgements)))
         }
         var passes: [PassCheck] = []
         for item in downloads where item.roles.contains(.walletPass) {
@@ -197,18 +214,31 @@ public struct CheckPipeline: Sendable {
         return inspection
     }
 
-    /// One card's assets and whether it renders broken.
+    /// One card's assets, judged by its platform's rules, and whether it renders broken.
     func check(
-        _ card: ResolvedCard, retrieved: [String: RetrievedAsset], inspections: [String: Inspection]
+        _ card: ResolvedCard, retrieved: [String: RetrievedAsset], inspections: [String: Inspection],
+        judgements: inout [JudgementKey: [Finding]]
     ) -> CardCheck {
         var assets: [AssetCheck] = []
         var checkFindings: [Finding] = []
+        let platform = card.platform.rulePlatform
         for reference in card.assets {
             let needed = !card.degraded && AssetRoles.isNeeded(reference.role, renderedAs: card.resolved)
             var asset = AssetCheck(
                 role: reference.role, index: reference.index, url: reference.fetchURL, status: .skipped, needed: needed)
             if !reference.role.isLink {
-                fill(&asset, retrieved: retrieved[reference.fetchURL], inspection: inspections[reference.fetchURL])
+                let use = AssetRoles.imageUse(reference.role, kind: card.resolved)
+                let key = JudgementKey(url: reference.fetchURL, platform: platform, use: use)
+                let inspection = inspections[reference.fetchURL]
+                let fetched = retrieved[reference.fetchURL]
+                let judged: [Finding]
+                if let known = judgements[key] {
+                    judged = known
+                } else {
+                    judged = judge(fetched, inspection, url: reference.fetchURL, use: use, on: platform)
+                    judgements[key] = judged
+                }
+                fill(&asset, retrieved: fetched, inspection: inspection, platform: platform, judged: judged)
             }
             if !needed {
                 // The card still renders without it: an unusable avatar, icon or poster is worth a warning only.
@@ -231,10 +261,40 @@ public struct CheckPipeline: Sendable {
         return CardCheck(card: card, assets: assets, checkFindings: checkFindings)
     }
 
-    /// Copies fetch facts and inspection results into an asset check.
-    func fill(_ asset: inout AssetCheck, retrieved: RetrievedAsset?, inspection: Inspection?) {
+    /// Everything one platform says about one URL in one use: the facts' own defects as it weighs them, then its
+    /// image, transport, geometry and video rules (MediaRules), on the facts inspected once.
+    func judge(
+        _ retrieved: RetrievedAsset?, _ inspection: Inspection?, url: String, use: ImageUse?, on platform: RulePlatform
+    ) -> [Finding] {
+        let app = options.app
         if let video = inspection?.video {
-            asset.findings = video.findings
+            return video.findings(on: platform) + VideoRules.judge(video.facts, on: platform, app: app)
+        }
+        // Transport is judged for every image that arrived (also one too large to inspect); a failed fetch is
+        // already the card's problem.
+        guard let retrieved, retrieved.isOK, let use else { return [] }
+        let hops = [url] + (retrieved.outcome?.redirects.map(\.location) ?? [])
+        let firstByte = retrieved.source == .network ? retrieved.outcome?.timings.firstByte : nil
+        var findings = TransportRules.judge(
+            TransferFacts(hops: hops, redirectCount: retrieved.outcome?.redirects.count, firstByteSeconds: firstByte),
+            use: .image, on: platform, app: app)
+        guard let image = inspection?.image else { return findings }
+        findings =
+            ImageRules.weigh(image.findings, on: platform)
+            + ImageRules.judge(image, use: use, on: platform, app: app, limits: options.imageLimits) + findings
+        if image.isDisplayable, (findings.maxSeverity ?? .info) < .error {
+            findings += CellGeometry.judge(width: image.width, height: image.height, use: use, on: platform)
+        }
+        return findings
+    }
+
+    /// Copies fetch facts, inspection results and the platform's judgement into an asset check.
+    func fill(
+        _ asset: inout AssetCheck, retrieved: RetrievedAsset?, inspection: Inspection?, platform: RulePlatform,
+        judged: [Finding]
+    ) {
+        if let video = inspection?.video {
+            asset.findings = judged
             asset.format = video.isHLS ? "hls" : video.video?.format.rawValue
             if let outcome = video.outcome { copy(outcome, into: &asset) }
             asset.width = video.width
@@ -243,7 +303,7 @@ public struct CheckPipeline: Sendable {
             asset.durationSeconds = video.durationSeconds
             asset.moovBeforeMdat = video.moovBeforeMdat
             asset.source = "network"
-            asset.status = video.findings.contains { $0.severity == .error } ? .failed : .ok
+            asset.status = judged.contains { $0.severity == .error } ? .failed : .ok
             if asset.status == .failed, asset.failure == nil { asset.failure = "unplayable" }
             return
         }
@@ -268,15 +328,22 @@ public struct CheckPipeline: Sendable {
         if inspection?.tooLargeToInspect == true {
             asset.findings.append(.info(AssetFindingCode.notInspected, "too large to inspect in memory"))
         }
-        if AssetRoles.isImage(asset.role), let image = inspection?.image {
-            asset.format = image.format.rawValue
-            asset.width = image.width
-            asset.height = image.height
-            asset.findings += image.findings
-            if let ats = ImageSniffer.transportSecurity(url: asset.url) { asset.findings.append(ats) }
-            if !image.isDisplayable {
+        if AssetRoles.isImage(asset.role) {
+            if let image = inspection?.image {
+                asset.format = image.format.rawValue
+                asset.width = image.width
+                asset.height = image.height
+                if !image.isDisplayable {
+                    asset.status = .failed
+                    asset.failure = image.format.isRasterImage ? "unreadable-image" : "not-an-image"
+                }
+            }
+            // The image's facts as the platform weighs them, then its rules (also the transport of an image too
+            // large to inspect): bytes that are fine may still be bytes this platform does not show.
+            asset.findings += judged
+            if asset.status == .ok, let blocking = judged.first(where: { $0.severity == .error }) {
                 asset.status = .failed
-                asset.failure = image.format.isRasterImage ? "unreadable-image" : "not-an-image"
+                asset.failure = AssetRoles.failure(of: blocking)
             }
         }
         if asset.role == .walletPass, let pass = inspection?.pass {

@@ -1,64 +1,24 @@
 import Findings
 public import InboxCards
+import MediaRules
 
 /// What the cell will show wrongly although every fetch worked: images scaled far up or mostly cropped by the frame
-/// the cell draws them in, and placeholders without a default (``PreviewFindingCode``). The HTML preview marks the
-/// same images on the card.
+/// their platform's cell draws them in (``CellGeometry``, judged with the asset's other platform rules), and
+/// placeholders without a default (``PreviewFindingCode``). The HTML preview marks the same images on the card.
 public enum PreviewChecks {
-    /// The width in points a cell draws an image of `role` at on a 390 pt wide phone (a 16 pt margin each side),
-    /// and the frame's width:height ratio; `nil` for roles drawn as small icons.
-    public static func frame(_ role: AssetReference.Role, kind: CardKind) -> (points: Int, aspect: Double)? {
-        switch role {
-        case .heroImage:
-            switch kind {
-            case .banner: (358, 2)
-            case .legacy: (358, 3)
-            default: (358, 16.0 / 9)
-            }
-        case .carouselSlide: (300, 4.0 / 3)
-        case .videoPoster: (358, 16.0 / 9)
-        default: nil
-        }
-    }
-
-    /// Pixels across a 3× screen draws per point.
-    static let scale = 3
-
-    /// Why the image will look wrong in its cell (`too small`, `cropped`), `nil` when it will not.
+    /// Why the image will look wrong in its cell on `platform` (`too small`, `cropped`, at warning level), `nil` when
+    /// it will not.
     public static func problem(
-        width: Int?, height: Int?, role: AssetReference.Role, kind: CardKind
+        width: Int?, height: Int?, role: AssetReference.Role, kind: CardKind, platform: Platform = .ios
     ) -> (code: String, message: String)? {
-        guard let width, let height, width > 0, height > 0, let frame = frame(role, kind: kind) else { return nil }
-        let pixels = frame.points * scale
-        if width * 4 < pixels {
-            return (
-                PreviewFindingCode.imageTooSmall,
-                "\(width)×\(height) image drawn \(frame.points) pt wide (\(pixels) px at @3x): scaled up "
-                    + "\(pixels / width)×, it looks blurred or blocky"
-            )
-        }
-        let aspect = Double(width) / Double(height)
-        if aspect > frame.aspect * 3 || aspect * 3 < frame.aspect {
-            let shown = aspect > frame.aspect ? frame.aspect / aspect : aspect / frame.aspect
-            return (
-                PreviewFindingCode.imageCropped,
-                "\(width)×\(height) image in a \(ratio(frame.aspect)) frame filled by cropping: "
-                    + "\(Int((shown * 100).rounded()))% of it shows"
-            )
-        }
-        return nil
+        guard let use = AssetRoles.imageUse(role, kind: kind) else { return nil }
+        let findings = CellGeometry.judge(width: width, height: height, use: use, on: platform.rulePlatform)
+        return findings.first { $0.severity >= .warning }.map { ($0.code, $0.message) }
     }
 
-    /// The check with these findings added to its images and its text.
+    /// The check with the text findings added: placeholders without a default in the title or body.
     public static func annotate(_ check: CardCheck) -> CardCheck {
         var check = check
-        let kind = check.card.resolved
-        for index in check.assets.indices where check.assets[index].status == .ok {
-            let asset = check.assets[index]
-            if let (code, message) = problem(width: asset.width, height: asset.height, role: asset.role, kind: kind) {
-                check.assets[index].findings.append(.warning(code, message))
-            }
-        }
         for (field, text) in [("title", check.card.title), ("body", check.card.body)] {
             let missing = Placeholders.withoutDefault(text ?? "")
             guard !missing.isEmpty else { continue }
@@ -71,10 +31,6 @@ public enum PreviewChecks {
                             + "nothing there")))
         }
         return check
-    }
-
-    static func ratio(_ aspect: Double) -> String {
-        aspect == 16.0 / 9 ? "16:9" : aspect == 4.0 / 3 ? "4:3" : "\(Int(aspect)):1"
     }
 }
 

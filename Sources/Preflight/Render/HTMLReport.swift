@@ -1,5 +1,6 @@
 import Findings
 import InboxCards
+import MediaProbe
 
 /// `check --format html`: one self-contained page previewing the inbox feed as InboxKit would draw it.
 ///
@@ -142,7 +143,12 @@ public enum HTMLReport {
                 continue
             }
             guard let type = embeddableType(format: asset.format, contentType: stored.contentType) else {
-                images.unavailable[asset.url] = "not a web image"
+                // Drawn only where the asset is ok, i.e. where the card's platform shows it (a TIFF on iOS).
+                let size = asset.width.flatMap { width in asset.height.map { "\(width)×\($0) " } } ?? ""
+                let format = asset.format.flatMap(MediaFormat.init(rawValue:)).map(ImageSniffer.formatName)
+                images.unavailable[asset.url] =
+                    format.map { "\(size)\($0) image: the app shows it, a browser cannot draw \($0)" }
+                    ?? "not a web image"
                 continue
             }
             guard stored.bytes.count <= maxImageBytes, total + stored.bytes.count <= maxTotalImageBytes else {
@@ -511,14 +517,18 @@ public enum HTMLReport {
             out += "<div class=\"img \(role) missing\"><span>no image</span></div>"
             return
         }
-        // An image that looks wrong in its cell is drawn in the cell's frame, as the device does, and marked.
-        let problem = PreviewChecks.problem(width: asset.width, height: asset.height, role: asset.role, kind: kind)
+        // An image that looks wrong in its cell on the card's platform (the geometry finding the check judged) is
+        // drawn in the cell's frame, as the device does, and marked.
+        let geometry: Set<String> = [PreviewFindingCode.imageTooSmall, PreviewFindingCode.imageCropped]
+        let problem = asset.findings.first { geometry.contains($0.code) && $0.severity >= .warning }
         if problem != nil { style = "" }
         let mark = problem.map { "<span class=\"mark\">⚠ \(Markup.text($0.message))</span>" } ?? ""
-        if let name = images.classes[asset.url] {
-            out += "<div class=\"img \(role) \(name)\(problem != nil ? " looks-wrong" : "")\"\(style)>\(mark)</div>"
-        } else if asset.status == .failed {
+        if asset.status == .failed {
+            // The platform that draws this feed cannot show it (a 404, or a TIFF on Android): drawn as it fails
+            // there, even when the bytes are embedded for another platform's feed.
             out += "<div class=\"img \(role) failed\"\(style)><span>✕ \(Markup.text(failureText(asset)))</span></div>"
+        } else if let name = images.classes[asset.url] {
+            out += "<div class=\"img \(role) \(name)\(problem != nil ? " looks-wrong" : "")\"\(style)>\(mark)</div>"
         } else {
             let why = images.unavailable[asset.url] ?? asset.status.rawValue
             out += "<div class=\"img \(role) missing\"\(style)><span>\(Markup.text(why))</span>\(mark)</div>"
@@ -597,6 +607,7 @@ public enum HTMLReport {
     private static func writeFindingBody(_ finding: Finding, to out: inout String) {
         out +=
             "<span class=\"sev\">\(finding.severity.rawValue)</span> <code>\(Markup.text(Redaction.redactText(finding.code)))</code> "
+        if let label = finding.platformLabel { out += "<span class=\"path\">\(label)</span> " }
         out += Markup.text(Redaction.redactText(finding.message))
         if let path = finding.path {
             out += " <span class=\"path\">at \(Markup.text(Redaction.redactURL(path)))</span>"
@@ -610,6 +621,14 @@ public enum HTMLReport {
 
     /// `HTTP 404`, `not-an-image`, … for a failed asset.
     static func failureText(_ asset: AssetCheck) -> String {
+        // The card's platform does not show bytes that are fine elsewhere: say which rule, not a fetch failure.
+        if asset.failure?.hasPrefix("unsupported-on-") == true || asset.failure == "cleartext-blocked",
+            let rule = asset.findings.first(where: { $0.platform != nil && $0.severity == .error })
+        {
+            let platform = rule.platform.map(\.displayName) ?? ""
+            let what = asset.failure == "cleartext-blocked" ? "blocks plain http://" : "does not show it"
+            return "\(platform) \(what) (\(Redaction.redactText(rule.code)))"
+        }
         var parts: [String] = []
         if let status = asset.httpStatus, !(200..<300).contains(status) { parts.append("HTTP \(status)") }
         if let failure = asset.failure { parts.append(Redaction.redactText(failure)) }

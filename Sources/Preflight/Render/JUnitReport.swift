@@ -169,7 +169,9 @@ public enum JUnitReport {
                 return
             }
             if let excuse = finding.verdict?.excuse { excused.append(excuse) }
-            var line = "\(finding.severity.rawValue) \(Redaction.redactText(finding.code)): "
+            var line = "\(finding.severity.rawValue) \(Redaction.redactText(finding.code))"
+            if let label = finding.platformLabel { line += " [\(label)]" }
+            line += ": "
             line += Redaction.redactText(finding.message)
             if let path = finding.path { line += " (at \(Redaction.redactURL(path)))" }
             if let context { line += " — \(context)" }
@@ -189,7 +191,9 @@ public enum JUnitReport {
                 out += " message=\"\(Markup.attribute(message))\">"
                 var details: [String] = []
                 for (finding, context) in failures {
-                    var line = "\(finding.severity.rawValue) \(finding.code): \(Redaction.redactText(finding.message))"
+                    let only = finding.platformLabel.map { " [\($0)]" } ?? ""
+                    var line =
+                        "\(finding.severity.rawValue) \(finding.code)\(only): \(Redaction.redactText(finding.message))"
                     if let path = finding.path { line += " (at \(Redaction.redactURL(path)))" }
                     if let context { line += " — \(context)" }
                     if finding.verdict?.baseline == .new { line += " [new]" }

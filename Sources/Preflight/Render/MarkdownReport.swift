@@ -86,7 +86,9 @@ public enum MarkdownReport {
         var others: [String] = []
         func add(_ finding: Finding, _ id: String) {
             guard let verdict = finding.verdict, seen.insert(verdict.fingerprint).inserted else { return }
-            var line = "**\(finding.severity.rawValue)** \(span(finding.code)) \(cell(finding.message)) — \(span(id))"
+            let only = finding.platformLabel.map { " _(\($0))_" } ?? ""
+            var line =
+                "**\(finding.severity.rawValue)** \(span(finding.code))\(only) \(cell(finding.message)) — \(span(id))"
             if let reason = verdict.suppressed { line += " _(suppressed: \(cell(reason)))_" }
             if verdict.baseline == .known { line += " _(known)_" }
             if verdict.failing { failing.append(line) } else { others.append(line) }

@@ -91,33 +91,40 @@ enum RuleDescriptions {
         asset.sink	The sink refused the bytes, e.g. a disk write failed (extension to the issue's list). (error on a needed asset, else warning)
         image.empty	Zero bytes (error).
         image.notAnImage	The bytes are not an image at all: an HTML error page, JSON, text, a video, unknown binary (error).
-        image.unsupportedFormat	A real format that iOS image views cannot show: SVG, PDF (error).
-        image.requiresNewerOS	The format decodes only on a newer iOS than the deployment target (WebP < 14, AVIF < 16) (warning).
+        image.unsupportedFormat	A vector document no inbox image view decodes, on either platform: SVG, PDF (error).
+        image.requiresNewerOS	iOS: the format decodes only on a newer iOS than the deployment target (HEIC < 11, WebP < 14, AVIF < 16, JPEG XL < 17) (warning). Android's counterpart is `image.android.requiresNewerAPI`.
         image.contentTypeMismatch	The HTTP Content-Type names a different format than the bytes (warning).
         image.contentTypeGeneric	The Content-Type is generic (`application/octet-stream`) or missing (info).
         image.tooManyBytes	More bytes than an inbox cell's image should cost to download (warning).
-        image.tooManyPixels	Decoded size (width × height × 4) beyond what a phone can reasonably decode for one cell (error).
-        image.largeDecodedMemory	Decoded size large enough to hurt scrolling and memory in a list (warning).
-        image.oversized	Much larger than the SDK's downsample target: bandwidth and decode time spent for nothing (warning).
-        image.animated	Animated: an image view shows only the first frame unless the app animates it (info).
+        image.tooManyPixels	iOS: decoded size (width × height × 4) beyond what a phone can reasonably decode for one cell (error). Android decodes at the view's size (Glide downsamples), so it has no such rule.
+        image.largeDecodedMemory	iOS: decoded size large enough to hurt scrolling and memory in a list (warning).
+        image.oversized	Much larger than needed: iOS beyond twice the SDK's 1200-px downsample (warning); Android more than 4× its cell at 3× on both sides (info: Glide downsamples, the bytes only cost data).
+        image.animated	iOS: animated, and an image view shows only the first frame unless the app animates it (info). Android: `image.android.animated`.
         image.tooManyFrames	More frames than the counting cap (warning).
         image.truncated	The file ends early: inside the header (error) or after the first complete frame/scan (warning).
         image.corrupt	The header breaks the format's rules (error), or bends them in a way decoders tolerate (warning).
         image.dimensionsUnknown	The format is recognised but its size could not be read from the bytes given (info).
-        image.appleOptimizedPNG	An Xcode-"crushed" PNG (CgBI chunk): iOS shows it, other platforms cannot (info).
+        image.appleOptimizedPNG	iOS: an Xcode-"crushed" PNG (CgBI chunk), which iOS shows (info). On Android it is `image.android.cgbi`.
         image.pngDataIncomplete	A PNG whose IHDR promises pixels but whose IDAT stream is empty, not zlib, invalid deflate, or inflates to less than the first row (or a first row with an unknown filter type): no decoder shows it (error).
         image.pngChunkOrder	PNG chunks out of the order decoders need: IDAT chunks split by another chunk so the first run lacks rows (error); a stray IDAT after complete image data, or a palette image without PLTE before IDAT (warning).
         image.bmpBadHeader	A BMP whose bit count no decoder knows or whose palette is impossible (error); a palette larger than the bit count allows, which decoders tolerate (warning).
         image.tiffDataOutOfBounds	A TIFF whose strip or tile offsets point past the end of the file: the pixels cannot be read (error).
         image.icoEntryBomb	An ICO/CUR entry whose embedded PNG or BMP claims a decoded size beyond the pixel limit, whatever its directory entry says (error).
         image.gifFrameOutsideScreen	A GIF frame that reaches beyond the logical screen: the size reported is the screen's, the frame is clipped (warning).
-        image.ats	The image URL is plain `http://`: App Transport Security blocks it by default (warning).
-        image.tooSmallForCell	An image is far smaller than the cell draws it on a 3× screen (less than a quarter of the pixels across, e.g. an 8×8 hero on a 358 pt banner, 1074 px at @3x): it shows as a blurred or blocky square (warning).
-        image.croppedByCell	An image's aspect ratio is extreme for its cell (more than 3 times wider or taller than the cell's frame, which fills by cropping): most of it is cut away (warning).
+        image.ats	iOS: the image URL (or a redirect hop) is plain `http://`: App Transport Security blocks it by default (warning); info for a host the app excepts (`--ios-ats-exceptions`). Android: `image.android.cleartext`.
+        image.tooSmallForCell	Upscaled to fill the cell: iOS more than 4× across (warning); Android more than 2× to cover (warning), 1–2× (info).
+        image.croppedByCell	Cropped by the cell: iOS aspect ratio more than 3× off (warning); Android more than half cut (info).
+        image.android.unsupportedFormat	A format Glide 4.16 / Android's decoders cannot decode: TIFF, JPEG XL (A3) (error).
+        image.android.cgbi	An Apple CgBI PNG: Skia rejects it (A2) (error).
+        image.android.requiresNewerAPI	A format that decodes only from an API level above the app's minSdk: HEIF below 27, AVIF below 31/34 (A4, A5) (warning).
+        image.android.animated	An animated WebP/AVIF in a cell whose required crop or rounding throws on an animated drawable (A6) (error), or in an optional-crop cell where it animates only from API 28 (A7) (warning; info when minSdk ≥ 28).
+        image.android.cleartext	Plain `http://` (also a redirect hop) blocked by the cleartext policy at targetSdk ≥ 28 (A8) (error; warning where the app permits cleartext to the host).
+        image.android.slow	The image server took longer than Glide's 2,500 ms connect/read timeout to the first byte (A9) (warning).
+        image.android.tooManyRedirects	More than Glide's 5 redirects (A10) (error).
         video.hls.notPlaylist	The text does not start with `#EXTM3U`: AVPlayer rejects it (error).
         video.hls.byteOrderMark	The playlist starts with a UTF-8 byte order mark, which RFC 8216 §4.1 forbids (error).
         video.hls.key	An AES-128 key that cannot be fetched (error; 401/403 a warning) or is not 16 bytes (error).
-        video.hls.hevcInTS	HEVC video in MPEG-TS segments: Apple's HLS authoring spec requires HEVC in fMP4 (error).
+        video.hls.hevcInTS	iOS: HEVC video in MPEG-TS segments: Apple's HLS authoring spec requires HEVC in fMP4 (error).
         video.hls.unreadable	Not valid UTF-8, or over the size cap (error).
         video.hls.malformed	A tag or URI line breaks RFC 8216 (error when it loses a variant or segment, warning otherwise).
         video.hls.mixedTags	Master and media tags in one playlist (error).
@@ -129,7 +136,6 @@ enum RuleDescriptions {
         video.hls.unknownGroup	A variant refers to a rendition group that no `EXT-X-MEDIA` defines (warning).
         video.hls.tooLarge	Line, variant, rendition or segment caps reached; the rest was ignored (warning).
         video.hls.live	A media playlist without `EXT-X-ENDLIST`: a live stream (info).
-        video.ats	URIs in the playlist use plain http:// (warning; App Transport Security).
         video.hls.loop	A playlist URL that was already visited: the playlists reference each other in a loop (error).
         video.hls.nestedMaster	A variant playlist that is itself a master playlist (error; players do not nest masters).
         video.hls.unreachable	A playlist, init segment or sampled segment (first, middle, last) the crawl could not fetch (error; an I-frame playlist, trick play only, a warning).
@@ -137,7 +143,7 @@ enum RuleDescriptions {
         video.hls.crawlLimit	The crawl reached its playlist cap (warning).
         video.empty	Zero bytes, or a range probe that reports a zero-length resource (`416` with `Content-Range: bytes */0` included) (error).
         video.notVideo	The bytes are not video: an HTML error page, an image, text (error).
-        video.unsupportedContainer	A container AVPlayer on iOS cannot play progressively: WebM, Matroska, a bare MPEG-TS file (error).
+        video.unsupportedContainer	iOS: a container AVPlayer cannot play progressively: WebM, Matroska, a bare MPEG-TS file (error); also an MPEG-DASH manifest, which no inbox player plays (error, both platforms).
         video.moovAfterMdat	The MP4/MOV index (`moov`) comes after the media data: playback starts only after a seek to the end (warning).
         video.noMoov	A whole MP4/MOV file without any `moov` box: nothing can play it (error).
         video.moovNotRead	The `moov` after `mdat` could not be read (larger than the bytes the check reads from the end, or the tail request failed): the codec, size and duration are not checked (info).
@@ -153,7 +159,13 @@ enum RuleDescriptions {
         video.unknownLength	A 206 answer whose Content-Range total is `*`: AVPlayer needs the full length (warning).
         video.lengthMismatch	Content-Length disagrees with the Content-Range (warning).
         video.tooLarge	Larger than an inbox video should be for progressive playback (warning).
-        video.ats	The media URL is plain `http://`: App Transport Security blocks it by default (warning).
+        video.ats	iOS: the media URL, a redirect hop or an HLS playlist URI is plain `http://`: App Transport Security blocks it by default (warning); info for a host the app excepts. Android: `video.android.cleartext`.
+        video.android.cleartext	Plain `http://` video, poster or playlist URI blocked for MediaPlayer (A8) (error; warning where permitted).
+        video.android.hlsURL	An HLS stream whose URL does not contain `m3u8`: NuPlayer treats it as a file (V5) (error).
+        video.android.hlsSegments	HLS with fMP4/CMAF segments (`EXT-X-MAP`): MediaPlayer's extractor takes MPEG-TS only (V6) (error).
+        video.android.codec	A codec that decodes only on some devices or API levels: AV1 below API 34 (V3), H.264 above High (warning).
+        video.android.container	A progressive MPEG-TS file: MediaPlayer plays it but cannot seek (warning).
+        video.android.noRangeSupport	The server ignores byte ranges: MediaPlayer plays from the start but cannot seek (warning).
         pass.audit.signerExpired	A signer certificate's `notAfter` is at or before "now" (`--at`): none of the passes it signed can be updated, and no new pass of its type can be signed with it. Error (the forecast is crossed: exit 1).
         pass.audit.signerExpiring	A signer certificate expires within `--warn-expiry` (default 30 days) of "now": after that none of the passes it signed can be updated or issued. Warning (the forecast is crossed: exit 1).
         pass.audit.passesExpired	Passes whose `expirationDate` is before "now" (each also has `pass.json.expired`). Info.

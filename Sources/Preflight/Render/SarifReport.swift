@@ -149,6 +149,8 @@ public enum SarifReport {
             if baseline { object["baselineState"] = .string(verdict.baseline == .known ? "unchanged" : "new") }
             var properties = JSONObject([("failing", .bool(verdict.failing)), ("id", .string(Redaction.redactURL(id)))])
             if !targets.isEmpty { properties["targets"] = .array(targets.map(JSONValue.string)) }
+            // One platform's rule: the same asset may be fine on the other platform (its targets name the cards).
+            if let platform = finding.platform { properties["platform"] = .string(platform.rawValue) }
             object["properties"] = .object(properties)
             return .object(object)
         }

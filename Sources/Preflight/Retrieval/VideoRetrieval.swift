@@ -1,6 +1,7 @@
 public import Findings
 public import HTTPFetch
 public import MediaProbe
+public import MediaRules
 public import StrictJSON
 
 /// What `check` learns about a video URL without downloading it: a byte-range GET of its first bytes, and of its
@@ -25,6 +26,8 @@ public struct VideoProbe: Sendable {
     /// Body bytes of the requests beyond ``outcome``'s: the tail GET of a `moov`-at-end file, the crawl's other
     /// playlists, segments and keys.
     public var extraBytes = 0
+    /// HLS: what the sampled media segments are (`mpegTS`, `mp4` for fMP4/CMAF).
+    public var sampledSegmentFormats: Set<MediaFormat> = []
 
     /// Creates a probe result.
     public init(
@@ -38,6 +41,35 @@ public struct VideoProbe: Sendable {
         self.range = range
         self.video = video
         self.playlists = playlists
+    }
+
+    /// The platform-free findings and those of `platform`'s rules the probe and the crawl evaluated in context
+    /// (AVPlayer's, marked `ios`).
+    public func findings(on platform: RulePlatform) -> [Finding] {
+        findings.filter { $0.platform == nil || $0.platform == platform }
+    }
+
+    /// What the per-platform video rules read (MediaRules' ``VideoFacts``).
+    public var facts: VideoFacts {
+        var uris: [String] = []
+        var fragmented = sampledSegmentFormats.contains(.mp4) || sampledSegmentFormats.contains(.quickTime)
+        for entry in playlists {
+            let playlist = entry.playlist
+            if entry.url != url { uris.append(entry.url) }
+            for segment in playlist.segments {
+                if segment.initSegmentURL != nil { fragmented = true }
+                uris.append(segment.url)
+                if let initURL = segment.initSegmentURL { uris.append(initURL) }
+                if let key = segment.keyURL { uris.append(key) }
+            }
+            for variant in playlist.variants { uris.append(variant.url) }
+            for rendition in playlist.renditions { if let url = rendition.url { uris.append(url) } }
+        }
+        return VideoFacts(
+            url: url, isHLS: isHLS, container: isHLS ? nil : video?.format, videoCodec: video?.videoCodec,
+            avcProfile: video?.avcProfile, supportsByteRanges: isHLS ? nil : range?.supportsByteRanges,
+            hlsFragmentedMP4: isHLS && fragmented, playlistURIs: uris,
+            redirectTargets: outcome?.redirects.map(\.location) ?? [])
     }
 
     /// Width in pixels: the movie's video track (progressive) or the largest working variant's `RESOLUTION` (HLS).
@@ -118,7 +150,6 @@ extension AssetRetriever {
         let outcome = await fetcher.get(
             url, into: sink, validators: Validators(), range: 0...(Self.videoProbeBytes - 1))
         var findings: [Finding] = []
-        if let ats = VideoChecks.transportSecurity(url: url) { findings.append(ats) }
         guard let status = outcome.httpStatus, outcome.isOK || outcome.failure == .httpStatus else {
             findings += outcome.finding.map { [$0] } ?? []
             return VideoProbe(url: url, isHLS: false, outcome: outcome, findings: findings)
@@ -303,6 +334,7 @@ extension AssetRetriever {
         var probe = VideoProbe(
             url: url, isHLS: true, outcome: rootOutcome, findings: crawl.findings, playlists: crawl.playlists)
         probe.extraBytes = extraBytes
+        probe.sampledSegmentFormats = crawl.sampledSegmentFormats
         return probe
     }
 
