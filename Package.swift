@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "WalletPass", targets: ["WalletPass"]),
         .library(name: "MediaProbe", targets: ["MediaProbe"]),
         .library(name: "MediaRules", targets: ["MediaRules"]),
+        .library(name: "AppProject", targets: ["AppProject"]),
         .library(name: "Preflight", targets: ["Preflight"]),
     ],
     targets: [
@@ -39,6 +40,9 @@ let package = Package(
         .target(name: "MediaProbe", dependencies: ["Findings", "StrictJSON"]),
         // Facts → findings per platform: a rule table per platform (iOS, Android), each row with its source.
         .target(name: "MediaRules", dependencies: ["Findings", "MediaProbe"]),
+        // The app's own settings for those rules, read from its repository: Info.plist ATS keys, the Xcode
+        // deployment target, the Android manifest, network security config and Gradle SDK levels.
+        .target(name: "AppProject", dependencies: ["MediaRules"]),
         .target(name: "AssetStore", dependencies: ["Findings", "COpenSSL", "StrictJSON"]),
         .target(name: "FixtureServer", dependencies: ["COpenSSL"]),
         .target(
@@ -53,8 +57,8 @@ let package = Package(
         .executableTarget(
             name: "inbox-assets",
             dependencies: [
-                "ArgumentKit", "AssetStore", "Findings", "HTTPFetch", "InboxCards", "MediaRules", "Preflight",
-                "StrictJSON", "WalletPass",
+                "AppProject", "ArgumentKit", "AssetStore", "Findings", "HTTPFetch", "InboxCards", "MediaRules",
+                "Preflight", "StrictJSON", "WalletPass",
             ]),
         .executableTarget(name: "fixture-server", dependencies: ["FixtureServer"]),
 
@@ -73,6 +77,7 @@ let package = Package(
             name: "MediaProbeTests",
             dependencies: ["TestSupport", "MediaProbe", "MediaRules", "Findings", "StrictJSON"]),
         .testTarget(name: "MediaRulesTests", dependencies: ["MediaRules", "MediaProbe", "Findings"]),
+        .testTarget(name: "AppProjectTests", dependencies: ["AppProject", "MediaRules"]),
         .testTarget(name: "AssetStoreTests", dependencies: ["TestSupport", "AssetStore", "Findings", "StrictJSON"]),
         .testTarget(
             name: "PreflightTests",

@@ -31,6 +31,7 @@ extension Invocation {
         guard !isGiven(name), let option = command.options.first(where: { $0.name == name }) else { return }
         guard option.takesValue else {
             flags.insert(name)
+            defaultOrigins[name] = origin
             return
         }
         if let choices = option.choices, let bad = values.first(where: { !choices.contains($0) }) {
@@ -40,5 +41,13 @@ extension Invocation {
         }
         guard !values.isEmpty else { return }
         optionValues[name] = option.repeating ? values : [values[values.count - 1]]
+        defaultOrigins[name] = origin
+    }
+
+    /// Where an option's value comes from: `--NAME` (the command line), the origin given to
+    /// ``setDefault(_:values:where:)`` (`inbox-assets.json:3:5`), or nil (its declared default, or unset).
+    public func origin(of name: String) -> String? {
+        if let origin = defaultOrigins[name] { return origin }
+        return optionValues[name] != nil || flags.contains(name) ? "--\(name)" : nil
     }
 }

@@ -27,6 +27,8 @@ public struct Invocation: Sendable {
     let command: Command
     let toolName: String
     var optionValues: [String: [String]] = [:]
+    /// Where a value that did not come from the command line came from (``setDefault(_:values:where:)``).
+    var defaultOrigins: [String: String] = [:]
     var flags: Set<String> = []
     /// Flags turned off with `--no-NAME`: neither set nor taken from a config file.
     var negatedFlags: Set<String> = []

@@ -57,7 +57,7 @@ enum CheckCommand {
             throw invocation.usageError("--remote-cache needs the store; it cannot be used with --no-store")
         }
         let resolveOptions = try ResolveCommand.resolveOptions(invocation)
-        let appSettings = try PlatformOptions.settings(invocation)
+        let platform = try PlatformOptions.resolve(invocation)
         let limits = try InputLimits.parse(invocation)
         // The report's destination is checked before any input is read or asset fetched.
         let output = try OutputTarget.prepare(invocation.value("output"))
@@ -86,7 +86,7 @@ enum CheckCommand {
             resolve: resolveOptions, reader: limits.readerOptions,
             hlsSegments: try invocation.int("hls-segments", in: 1...100_000) ?? 3,
             shard: try ShardOption.parse(invocation))
-        checkOptions.app = appSettings
+        checkOptions.app = platform.app
         let pipeline = CheckPipeline(
             options: checkOptions,
             retriever: retriever,
@@ -103,7 +103,7 @@ enum CheckCommand {
                 SourcedFinding(source: remote?.cache.redactedURL ?? "", finding: finding))
         }
         progress.finish()
-        outcome.report.appendInputFindings(unreadable.map(\.finding))
+        outcome.report.appendInputFindings(platform.findings + unreadable.map(\.finding))
         verdict.apply(to: &outcome.report)
         try CICommand.writeBaseline(invocation, outcome.report)
 

@@ -9,6 +9,9 @@ import StrictJSON
 enum ConfigCommand {
     static let fileName = "inbox-assets.json"
 
+    /// Options whose values are paths: a relative one in the config file is relative to that file.
+    static let pathOptions: Set<String> = PlatformOptions.pathOptions
+
     static let option = Option.value(
         "config", "file",
         help: "Read option defaults and check rules from this file instead of the nearest inbox-assets.json in the "
@@ -18,11 +21,16 @@ enum ConfigCommand {
         "config",
         abstract: "Print the effective configuration: the config file found, every option's value and its origin, "
             + "the rules (header values redacted).",
+        discussion: """
+            With --app DIR (or the app's files one by one), it also reads the app's settings, as check does, and
+            shows each effective platform setting under "platformSettings" with where it comes from: a flag, the
+            config file, an app file, or the default.
+            """,
         options: [
             .value(
                 "command", "name", help: "Whose options to show: check, resolve, probe, prefetch, export, …",
                 default: "check")
-        ])
+        ] + PlatformOptions.options)
 
     /// Every command with `--config`, recursively.
     static func withConfigOption(_ command: Command) -> Command {
@@ -91,9 +99,15 @@ enum ConfigCommand {
         let options = try load(invocation).options
         // A command's own section first: it wins over the top level (the command line wins over both).
         let ordered = options.filter { $0.command == name } + options.filter { $0.command == nil }
+        // Paths in the config file are relative to the file, wherever the command runs.
+        let folder = path(invocation).map { ($0 as NSString).deletingLastPathComponent } ?? ""
         for entry in ordered where invocation.optionTable.contains(where: { $0.name == entry.option }) {
+            var values = entry.values
+            if pathOptions.contains(entry.option), !folder.isEmpty {
+                values = values.map { $0.hasPrefix("/") ? $0 : (folder as NSString).appendingPathComponent($0) }
+            }
             do {
-                try invocation.setDefault(entry.option, values: entry.values, where: entry.origin)
+                try invocation.setDefault(entry.option, values: values, where: entry.origin)
             } catch {
                 throw CommandFailure(message: error.message, status: ExitCode.invalidInput)
             }
@@ -133,7 +147,21 @@ enum ConfigCommand {
             let shown = redacted(value, option: option.name)
             options.append((key, .object(JSONObject([("value", shown), ("from", .string(origin))]))))
         }
-        Console.out(config.json(effective: options).serialized(pretty: true) + "\n")
+        var document = config.json(effective: options)
+        if case .object(var object) = document {
+            let platform = try PlatformOptions.resolve(invocation)
+            object["platformSettings"] = .object(
+                JSONObject(
+                    platform.sources.map { source in
+                        (
+                            source.setting,
+                            JSONValue.object(
+                                JSONObject([("value", .string(source.value)), ("from", .string(source.source))]))
+                        )
+                    }))
+            document = .object(object)
+        }
+        Console.out(document.serialized(pretty: true) + "\n")
         return ExitCode.success
     }
 

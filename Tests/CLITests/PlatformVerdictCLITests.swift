@@ -279,7 +279,11 @@ import Testing
                 .init(
                     role: "heroImage", status: "ok",
                     findings: [newer ? .info("image.ats", "ios") : .warning("image.ats", "ios")],
-                    mentions: [newer ? "*.example.com in --ios-ats-exceptions" : "App Transport Security blocks it"])
+                    mentions: [
+                        newer
+                            ? "(under example.com, NSIncludesSubdomains) is an ATS exception domain with NSExceptionAllowsInsecureHTTPLoads in --ios-ats-exceptions"
+                            : "App Transport Security blocks it"
+                    ])
             ])
         add(
             "http-hero", "android", androidRich, broken: !newer,

@@ -91,12 +91,17 @@ public struct HostPatternError: Error, Sendable, Hashable, CustomStringConvertib
 public struct IOSAppSettings: Sendable, Hashable {
     /// The deployment target's major version (`--ios-target`, default 13).
     public var deploymentTarget: Int
-    /// Hosts App Transport Security lets load over plain http (`--ios-ats-exceptions`).
-    public var atsExceptions: HostPatterns
+    /// App Transport Security as far as plain http goes (the app's Info.plist, or `--ios-ats-exceptions`).
+    public var ats: ATSPolicy
 
-    public init(deploymentTarget: Int = 13, atsExceptions: HostPatterns = .none) {
+    public init(deploymentTarget: Int = 13, ats: ATSPolicy = .none) {
         self.deploymentTarget = deploymentTarget
-        self.atsExceptions = atsExceptions
+        self.ats = ats
+    }
+
+    /// Settings whose only ATS keys are the exception domains `--ios-ats-exceptions` names.
+    public init(deploymentTarget: Int = 13, atsExceptions: HostPatterns) {
+        self.init(deploymentTarget: deploymentTarget, ats: ATSPolicy(exceptions: atsExceptions))
     }
 }
 
@@ -108,13 +113,18 @@ public struct AndroidAppSettings: Sendable, Hashable {
     /// The app's targetSdk (`--android-target-sdk`, default 35: Google Play's requirement for new apps and updates
     /// since 31 Aug 2025). From 28 on, cleartext traffic is blocked unless the app permits it.
     public var targetSdk: Int
-    /// Hosts the app's network security config permits cleartext to (`--android-cleartext-hosts`).
-    public var cleartextHosts: HostPatterns
+    /// The cleartext policy (the app's network security config or manifest, or `--android-cleartext-hosts`).
+    public var cleartext: CleartextPolicy
 
-    public init(minSdk: Int = 23, targetSdk: Int = 35, cleartextHosts: HostPatterns = .none) {
+    public init(minSdk: Int = 23, targetSdk: Int = 35, cleartext: CleartextPolicy = .none) {
         self.minSdk = minSdk
         self.targetSdk = targetSdk
-        self.cleartextHosts = cleartextHosts
+        self.cleartext = cleartext
+    }
+
+    /// Settings whose only cleartext rules are the hosts `--android-cleartext-hosts` permits.
+    public init(minSdk: Int = 23, targetSdk: Int = 35, cleartextHosts: HostPatterns) {
+        self.init(minSdk: minSdk, targetSdk: targetSdk, cleartext: CleartextPolicy(permittedHosts: cleartextHosts))
     }
 }
 

@@ -80,59 +80,62 @@ public enum TransportRules {
         return String(authority.prefix { $0 != ":" }).lowercased()
     }
 
-    /// Apple, "NSAppTransportSecurity": apps load only https unless `NSAllowsArbitraryLoads`,
-    /// `NSAllowsArbitraryLoadsForMedia` (AVFoundation) or an `NSExceptionDomains` entry with
-    /// `NSExceptionAllowsInsecureHTTPLoads` allows the host. The app's Info.plist is not in the campaign, so the
-    /// default is a warning; a host the app excepts (`--ios-ats-exceptions`) is information.
+    /// Apple, "NSAppTransportSecurity": apps load only https unless the app's Info.plist says otherwise
+    /// (``ATSPolicy`` and its precedence). Without the app's settings the default is a warning (the campaign author
+    /// cannot see them); a load the app's settings allow is information naming the setting.
     static func ats(_ facts: TransferFacts, use: TransferUse, app: IOSAppSettings) -> Finding? {
         guard let plain = firstPlainHTTP(facts) else { return nil }
         let code = use == .image ? ImageFindingCode.appTransportSecurity : VideoFindingCode.appTransportSecurity
         let what = use == .image ? "image" : "media"
-        let url = Redaction.redactURL(plain.url)
-        let via = plain.via
-        if let pattern = app.atsExceptions.match(plain.host) {
+        let url = Redaction.redactURL(plain.url) + plain.via
+        switch app.ats.decision(host: plain.host, media: use == .media) {
+        case .allowed(let reason):
             return .info(
                 code,
-                "The \(what) URL \(url)\(via) uses plain http://; App Transport Security lets it load on iOS: "
-                    + "\(plain.host) is an ATS exception (\(pattern) in \(app.atsExceptions.origin)).")
+                "The \(what) URL \(url) uses plain http://; App Transport Security lets it load on iOS: \(reason).")
+        case .blocked(let reason):
+            let why = reason.isEmpty ? "unless the app declares an exception" : "(\(reason))"
+            return .warning(
+                code,
+                "The \(what) URL \(url) uses plain http://; App Transport Security blocks it on iOS \(why). "
+                    + "Serve it over https://.")
         }
-        return .warning(
-            code,
-            "The \(what) URL \(url)\(via) uses plain http://; App Transport Security blocks it on iOS unless the "
-                + "app declares an exception. Serve it over https://.")
     }
 
     /// A8: `NetworkSecurityConfig.createBaseConfig` permits cleartext only for apps targeting API 27 or lower;
     /// from targetSdk 28 the platform's HTTP stacks and MediaPlayer refuse it (NetworkSecurityPolicy docs) unless
-    /// the app's config permits the host. Glide follows redirects itself, so an http hop fails the same way.
+    /// the app's config permits the host (``CleartextPolicy``). Glide follows redirects itself, so an http hop
+    /// fails the same way. A permitted load is still a warning: the traffic is unencrypted.
     static func cleartext(_ facts: TransferFacts, use: TransferUse, app: AndroidAppSettings) -> Finding? {
         guard let plain = firstPlainHTTP(facts) else { return nil }
         let code = use == .image ? AndroidFindingCode.imageCleartext : AndroidFindingCode.videoCleartext
-        let url = Redaction.redactURL(plain.url)
-        let via = plain.via
+        let url = Redaction.redactURL(plain.url) + plain.via
         let what = use == .image ? "image" : "media"
-        if app.targetSdk < 28 {
+        switch app.cleartext.decision(host: plain.host, targetSdk: app.targetSdk) {
+        case .allowed(let reason) where app.targetSdk < 28 && app.cleartext.isDefault:
             return .warning(
                 code,
-                "The \(what) URL \(url)\(via) uses plain http://; the app targets \(AndroidVersion.name(api: app.targetSdk)), "
-                    + "below 28, so Android still permits cleartext, but Google Play requires targetSdk 35.")
-        }
-        if let pattern = app.cleartextHosts.match(plain.host) {
+                "The \(what) URL \(url) uses plain http://; \(reason), but Google Play requires targetSdk 35 "
+                    + "(\(AndroidVersion.name(api: app.targetSdk)) is the app's).")
+        case .allowed(let reason):
             return .warning(
                 code,
-                "The \(what) URL \(url)\(via) uses plain http://; Android permits it because the app allows "
-                    + "cleartext to \(plain.host) (\(pattern) in \(app.cleartextHosts.origin)), but the traffic is "
-                    + "unencrypted.")
+                "The \(what) URL \(url) uses plain http://; Android permits it because the app allows cleartext to "
+                    + "\(plain.host) (\(reason)), but the traffic is unencrypted.")
+        case .blocked(let reason):
+            let shows =
+                use == .image ? "the image never loads" : "the player shows \"Couldn't play this video\" and closes"
+            let why =
+                reason.isEmpty
+                ? "Android blocks cleartext for apps targeting API 28+ (this app: \(app.targetSdk)) on Android 9 and "
+                    + "later" : "Android blocks it: \(reason) (this app targets \(app.targetSdk))"
+            return .error(
+                code,
+                "The \(what) URL \(url) uses plain http://; \(why): \(shows). Serve it over https:// or permit the "
+                    + "host in the app's network security config.")
         }
-        let shows = use == .image ? "the image never loads" : "the player shows \"Couldn't play this video\" and closes"
-        return .error(
-            code,
-            "The \(what) URL \(url)\(via) uses plain http://; Android blocks cleartext for apps targeting API 28+ "
-                + "(this app: \(app.targetSdk)) on Android 9 and later: \(shows). Serve it over https:// or permit "
-                + "the host in the app's network security config.")
     }
 
-    /// A9, A10: Glide's HttpUrlFetcher gives up after 5 redirects and times out after 2.5 s to connect or read.
     /// "3.2": seconds to one decimal (no Foundation formatter in this module).
     static func tenths(_ seconds: Double) -> String {
         guard seconds.isFinite, seconds < 1e9 else { return ">1e9" }

@@ -293,6 +293,8 @@ enum RuleDescriptions {
         store.orphanBlob	A blob no record references: a crash between blob and record (warning, removed by gc).
         store.unexpectedFile	A file in `objects/` that is not named like a blob, or something other than a regular file (a directory, a symlink, a FIFO) where a blob belongs (warning; gc removes the latter, the next fetch of its URL moves it aside; anything else the store ignores).
         store.staleExport	A staging or replaced directory an interrupted `export` left next to its target (`.DIR.export-PID-*`, `.DIR.old-PID-*`; its process is gone and nobody holds its lock): warning, removed by gc and by the next export to the same target.
+        app.setting	A setting read from the app's files, with the file and the key that set it (info, once per run).
+        app.settingUnreadable	A setting the app's files set in a way the tool cannot read (a Gradle `minSdk` that is an expression): the default is used, and the message says which flag sets it (warning, once per run).
         """#
 
     /// `code` → meaning.
