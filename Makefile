@@ -1,7 +1,7 @@
 SHELL := /bin/bash
 # inbox-assets — the front door. `make test` and `make demo` install what they need.
 SWIFT ?= swift
-APT_PACKAGES := pkg-config libcurl4-openssl-dev libzip-dev libssl-dev
+APT_PACKAGES := pkg-config libcurl4-openssl-dev libzip-dev libssl-dev zlib1g-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/inbox-assets
 
@@ -11,7 +11,7 @@ all: build
 
 # Installs the C libraries' -dev packages from Debian when pkg-config cannot find them.
 deps:
-	@if ! pkg-config --exists libcurl libzip openssl 2>/dev/null; then \
+	@if ! pkg-config --exists libcurl libzip openssl zlib 2>/dev/null; then \
 		echo "==> installing $(APT_PACKAGES)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PACKAGES); \
 	fi

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // inbox-assets — Pushwoosh InboxKit campaign pre-flight: card resolution, asset fetching, pass verification.
 // Modules are the pipeline's stages (see README "Architecture"). No outside Swift packages: only the toolchain
-// and the system C libraries libcurl, libzip and OpenSSL.
+// and the system C libraries libcurl, libzip, zlib and OpenSSL.
 import PackageDescription
 
 let package = Package(
@@ -28,6 +28,10 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]),
+        // zlib's inflate: MediaProbe's bounded check of PNG image data.
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
 
         // MARK: Pipeline stages
         .target(name: "Findings", dependencies: ["StrictJSON"]),
@@ -37,7 +41,7 @@ let package = Package(
         .target(
             name: "WalletPass", dependencies: ["Findings", "CZip", "COpenSSL", "StrictJSON"],
             resources: [.copy("Resources/certs")]),
-        .target(name: "MediaProbe", dependencies: ["Findings", "StrictJSON"]),
+        .target(name: "MediaProbe", dependencies: ["CZlib", "Findings", "StrictJSON"]),
         // Facts → findings per platform: a rule table per platform (iOS, Android), each row with its source.
         .target(name: "MediaRules", dependencies: ["Findings", "MediaProbe"]),
         // The app's own settings for those rules, read from its repository: Info.plist ATS keys, the Xcode

@@ -32,17 +32,18 @@ declare -A target_file=(
     [redact]=Redact.swift
 )
 
-if ! pkg-config --exists libzip openssl 2>/dev/null; then
-    echo "error: pkg-config cannot find libzip/openssl; run 'make deps' first" >&2
+# zlib: MediaProbe checks PNG image data with its inflate (Sources/CZlib).
+if ! pkg-config --exists libzip openssl zlib 2>/dev/null; then
+    echo "error: pkg-config cannot find libzip/openssl/zlib; run 'make deps' first" >&2
     exit 1
 fi
 c_flags=()
-for flag in $(pkg-config --cflags libzip openssl); do c_flags+=(-Xcc "$flag"); done
+for flag in $(pkg-config --cflags libzip openssl zlib); do c_flags+=(-Xcc "$flag"); done
 link_flags=()
-for flag in $(pkg-config --libs-only-L libzip openssl); do link_flags+=("$flag"); done
+for flag in $(pkg-config --libs-only-L libzip openssl zlib); do link_flags+=("$flag"); done
 common=(
     -swift-version 6 -package-name inbox_assets "$opt" -sanitize=fuzzer,address -parse-as-library
-    -I "$out/modules" -I Sources/CZip -I Sources/COpenSSL -I Sources/CCurl "${c_flags[@]}"
+    -I "$out/modules" -I Sources/CZip -I Sources/COpenSSL -I Sources/CCurl -I Sources/CZlib "${c_flags[@]}"
 )
 
 # WalletPass reads its certificates through Bundle.module, which SwiftPM generates; this is the same accessor,
@@ -114,5 +115,5 @@ for target in "${targets[@]}"; do
     if up_to_date "$binary" "$harness" "${objects[@]}"; then continue; fi
     echo "==> fuzz build: target $target"
     "$SWIFTC" "${common[@]}" -module-name "Fuzz_$target" "$harness" "${objects[@]}" \
-        -use-ld=lld "${link_flags[@]}" -lzip -lssl -lcrypto -o "$binary"
+        -use-ld=lld "${link_flags[@]}" -lzip -lssl -lcrypto -lz -o "$binary"
 done

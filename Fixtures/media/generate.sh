@@ -202,6 +202,146 @@ bomb = png(100000, 100000, 6, b"", idat=[chunk(b"IDAT", zlib.compress(bytes(4096
 write("image-icon-bomb.ico", icon(1, [(16, 16, 1, 32, png_rgba(16)), (16, 16, 1, 32, bomb)]))
 PY
 # END image-classes
+# Issue 30: the classes decoders' own test corpora (libpng, libtiff, libheif, the BMP suite) showed the sniffer
+# missing or over-reporting. Byte by byte from scratch or from a real encoder's output, one defect each; the verdicts
+# are in MediaProbeTests/ImageDecoderClassTests.swift. To run this section alone, from this folder:
+#   sed -n '/^# BEGIN image-classes-30/,/^# END image-classes-30/p' generate.sh | IM=/usr/bin/convert bash -e
+# BEGIN image-classes-30
+"$IM" -size 64x36 gradient:red-blue png:/tmp/mp-heic-src.png
+"$IM" -size 64x36 gradient:red-blue \( -size 64x36 gradient:white-black -rotate 90 -resize 64x36! \) \
+    -compose CopyOpacity -composite png:/tmp/mp-heic-alpha-src.png
+# libheif's heif-enc: a primary grid with a 16x8 thumbnail, and one with an alpha plane; both put the secondary
+# item's data last in mdat.
+heif-enc -q 20 -t 16 /tmp/mp-heic-src.png -o /tmp/mp-heic-thumb.heic
+heif-enc -q 20 /tmp/mp-heic-alpha-src.png -o /tmp/mp-heic-alpha.heic
+python3 - <<'PY'
+import struct, zlib
+
+def write(name, data):
+    open(name, "wb").write(data)
+
+# HEIC: the file cut inside the data of the last item in iloc (the thumbnail's tile; the alpha plane's tile).
+def cut_last_item(source, name):
+    heic = open(source, "rb").read()
+    offset = 0
+    while offset < len(heic):
+        size, kind = struct.unpack_from(">I4s", heic, offset)
+        if kind == b"meta":
+            meta_end = offset + size
+            inner = offset + 12
+            while inner < meta_end:
+                box_size, box_kind = struct.unpack_from(">I4s", heic, inner)
+                if box_kind == b"iloc":
+                    iloc = heic[inner:inner + box_size]
+                inner += box_size
+        offset += size
+    # iloc version 1, 4-byte offsets/lengths/base offsets, no index: the last method-0 item's extent.
+    assert iloc[8] == 1 and iloc[12:14] == b"\x44\x40"
+    count = struct.unpack_from(">H", iloc, 14)[0]
+    at, last = 16, None
+    for _ in range(count):
+        item, method, _, base, extents = struct.unpack_from(">HHHIH", iloc, at)
+        at += 12
+        for _ in range(extents):
+            extent_offset, length = struct.unpack_from(">II", iloc, at)
+            at += 8
+            if method & 0xF == 0:
+                last = (base + extent_offset, length)
+    start, length = last
+    assert start + length == len(heic), "the last extent must end the file"
+    write(name, heic[:start + length // 2])
+cut_last_item("/tmp/mp-heic-thumb.heic", "image-heic-thumbnail-cut-64x36.heic")
+cut_last_item("/tmp/mp-heic-alpha.heic", "image-heic-alpha-cut-64x36.heic")
+
+# PNG: IHDR with compression method 1, filter method 64 (MNG's intrapixel differencing), interlace method 2.
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+rows = b"".join(b"\0" + bytes((x * 13 + y * 7) & 0xFF for x in range(60)) for y in range(10))
+def png_methods(compression, filter_method, interlace):
+    ihdr = struct.pack(">IIBBBBB", 20, 10, 8, 2, compression, filter_method, interlace)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(rows, 9))
+            + chunk(b"IEND", b""))
+write("image-png-compression-1-20x10.png", png_methods(1, 0, 0))
+write("image-png-filter-64-20x10.png", png_methods(0, 64, 0))
+write("image-png-interlace-2-20x10.png", png_methods(0, 0, 2))
+
+# TIFF, 30x20 8-bit grey, Adobe deflate strips (so Pillow reads them through libtiff too).
+grey = [bytes((x * 8 + y * 5) & 0xFF for x in range(30)) for y in range(20)]
+def tiff(rows_per_strip, listed=None, counts=None, big=False):
+    strips = [zlib.compress(b"".join(grey[y:y + rows_per_strip]), 9) for y in range(0, 20, rows_per_strip)]
+    listed = len(strips) if listed is None else listed
+    entry_size, head = (20, 16) if big else (12, 8)
+    tags = 9
+    ifd_size = (8 if big else 2) + tags * entry_size + (8 if big else 4)
+    value_type, width = (16, 8) if big else (4, 4)
+    arrays_at = head + ifd_size
+    array_bytes = listed * width
+    data_at = arrays_at + 2 * array_bytes
+    offsets, position = [], data_at
+    for strip in strips:
+        offsets.append(position)
+        position += len(strip)
+    counts = [len(strip) for strip in strips] if counts is None else counts
+    def entry(tag, kind, count, value):
+        if big:
+            return struct.pack("<HHQQ", tag, kind, count, value)
+        return struct.pack("<HHII", tag, kind, count, value)
+    def array_entry(tag, values, at):
+        values = values[:listed]
+        if len(values) * width <= (8 if big else 4):
+            return entry(tag, value_type, len(values), values[0]), b""
+        return entry(tag, value_type, len(values), at), struct.pack("<%d%s" % (len(values), "Q" if big else "I"), *values)
+    offsets_entry, offsets_array = array_entry(273, offsets, arrays_at)
+    counts_entry, counts_array = array_entry(279, counts, arrays_at + array_bytes)
+    entries = [entry(256, 3, 1, 30), entry(257, 3, 1, 20), entry(258, 3, 1, 8), entry(259, 3, 1, 8),
+               entry(262, 3, 1, 1), offsets_entry, entry(277, 3, 1, 1), entry(278, 3, 1, rows_per_strip),
+               counts_entry]
+    header = b"II+\0" + struct.pack("<HHQ", 8, 0, head) if big else b"II*\0" + struct.pack("<I", head)
+    ifd = (struct.pack("<Q", tags) if big else struct.pack("<H", tags)) + b"".join(entries)
+    ifd += struct.pack("<Q", 0) if big else struct.pack("<I", 0)
+    arrays = offsets_array.ljust(array_bytes, b"\0") + counts_array.ljust(array_bytes, b"\0")
+    body = header + ifd + arrays
+    assert len(body) == data_at
+    return body + b"".join(strips)
+write("image-tiff-deflate-strips-30x20.tiff", tiff(5))
+# RowsPerStrip 5 needs 4 strips; StripOffsets and StripByteCounts list 2 (the first 10 rows).
+write("image-tiff-strips-short-30x20.tiff", tiff(5, listed=2))
+# BigTIFF, one strip whose byte count is 2^64 - 256: offset + count overflows 64 bits.
+write("image-tiff-bytecount-overflow-30x20.tiff", tiff(20, counts=[(1 << 64) - 256], big=True))
+
+# BMP RLE8 / RLE4, 16x12, a 4-colour palette. Codes per stored row (bottom row first).
+def bmp_rle(rows, rle4=False, cut=None):
+    data = b"".join(rows)
+    if cut is not None:
+        data = data[:cut]
+    palette = b"".join(struct.pack("<BBBB", b, g, r, 0) for r, g, b in [(0, 0, 0), (255, 0, 0), (0, 160, 0), (0, 0, 255)])
+    offset = 14 + 40 + len(palette)
+    info = struct.pack("<IiiHHIIiiII", 40, 16, 12, 1, 4 if rle4 else 8, 2 if rle4 else 1, len(data), 2835, 2835, 4, 0)
+    return b"BM" + struct.pack("<IHHI", offset + len(data), 0, 0, offset) + info + palette + data
+EOL, EOB = b"\0\0", b"\0\1"
+def row8(y):  # 4 absolute pixels, then a run of 12
+    return b"\0\4" + bytes((y + i) % 4 for i in range(4)) + bytes([12, 1 + y % 3])
+good8 = [row8(y) + (EOB if y == 11 else EOL) for y in range(12)]
+write("image-bmp-rle8-16x12.bmp", bmp_rle(good8))
+# Row 6: an absolute run of 20 pixels in a 16-pixel row (the BMP suite's b/badrle class).
+write("image-bmp-rle8-row-overrun-16x12.bmp", bmp_rle(good8[:5] + [b"\0\x14" + bytes(20) + EOL] + good8[6:]))
+# Row 4: a delta of 20 pixels to the right.
+write("image-bmp-rle8-delta-outside-16x12.bmp", bmp_rle(good8[:3] + [b"\0\2\x14\0" + EOL] + good8[4:]))
+# The data cut after 7 rows, without an end-of-bitmap (bfSize says the file's real size).
+write("image-bmp-rle8-cut-16x12.bmp", bmp_rle(good8, cut=sum(len(r) for r in good8[:7])))
+# An end-of-bitmap after 6 rows (the BMP suite's q/pal8rlecut class): the rest is undefined.
+write("image-bmp-rle8-early-end-16x12.bmp", bmp_rle(good8[:5] + [row8(5) + EOB]))
+# Row 3's run is 20 pixels long in a 16-pixel row: decoders clip it.
+write("image-bmp-rle8-run-clipped-16x12.bmp", bmp_rle(good8[:2] + [b"\0\4\1\2\3\0" + bytes([20, 2]) + EOL] + good8[3:]))
+def row4(y):  # 4 absolute pixels (2 bytes), then a run of 12 alternating colours
+    return b"\0\4" + bytes([(y % 4) << 4 | 1, 2 << 4 | 3]) + bytes([12, (1 + y % 3) << 4 | 2])
+good4 = [row4(y) + (EOB if y == 11 else EOL) for y in range(12)]
+write("image-bmp-rle4-16x12.bmp", bmp_rle(good4, rle4=True))
+write("image-bmp-rle4-row-overrun-16x12.bmp",
+      bmp_rle(good4[:5] + [b"\0\x14" + bytes(10) + EOL] + good4[6:], rle4=True))
+PY
+rm -f /tmp/mp-heic-src.png /tmp/mp-heic-alpha-src.png /tmp/mp-heic-thumb.heic /tmp/mp-heic-alpha.heic
+# END image-classes-30
 # ImageMagick's Debian policy forbids writing PDF, so a minimal one-page PDF is written by hand.
 printf '%%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 72 72]>>endobj\ntrailer<</Root 1 0 R>>\n%%%%EOF\n' > document.pdf
 cat > image.svg <<'SVG'
@@ -357,5 +497,34 @@ cat > "$www/hev1-only.m3u8" <<'M3U8'
 #EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=320x240,CODECS="hev1.1.6.L93.B0"
 ok.m3u8
 M3U8
+
+# H.264 in MPEG-TS whose SPS gives the picture size (a variant playlist without RESOLUTION is sized from its first
+# segment): frame cropping (180 of 192 rows), High with scaling matrices, 4:2:2 and 4:4:4 cropping units, interlaced.
+ts() { ffmpeg -loglevel error -y -f lavfi -i "testsrc=size=$1:rate=10:duration=0.3" -c:v libx264 $2 -f mpegts \
+    -fflags +bitexact "$3"; }
+ts 320x180 "-preset ultrafast -crf 45 -profile:v baseline -pix_fmt yuv420p" h264-baseline-320x180.ts
+ts 1280x720 "-preset medium -crf 45 -profile:v high -pix_fmt yuv420p -x264-params cqm=jvt" h264-high-cqm-1280x720.ts
+ts 100x60 "-preset ultrafast -crf 45 -profile:v high422 -pix_fmt yuv422p" h264-high422-100x60.ts
+ts 34x18 "-preset ultrafast -crf 45 -profile:v high444 -pix_fmt yuv444p" h264-high444-34x18.ts
+ts 640x360 "-preset ultrafast -crf 45 -pix_fmt yuv420p -x264-params interlaced=1" h264-interlaced-640x360.ts
+# A master whose second variant has no RESOLUTION: its first segment says 640x360.
+cat > "$www/no-resolution.m3u8" <<'M3U8'
+#EXTM3U
+#EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=320x180,CODECS="avc1.42c00d"
+../reveal/360p/index.m3u8
+#EXT-X-STREAM-INF:BANDWIDTH=1200000,CODECS="avc1.42c01e"
+nores-640.m3u8
+M3U8
+cat > "$www/nores-640.m3u8" <<'M3U8'
+#EXTM3U
+#EXT-X-VERSION:3
+#EXT-X-TARGETDURATION:1
+#EXT-X-PLAYLIST-TYPE:VOD
+#EXTINF:0.5,
+nores-640.ts
+#EXT-X-ENDLIST
+M3U8
+ffmpeg -loglevel error -y -f lavfi -i "testsrc=size=640x360:rate=10:duration=0.5" -c:v libx264 -preset ultrafast \
+    -crf 45 -profile:v baseline -pix_fmt yuv420p -f mpegts -fflags +bitexact "$www/nores-640.ts"
 
 du -sh .

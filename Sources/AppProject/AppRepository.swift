@@ -27,8 +27,9 @@ public struct AppRepositorySettings: Sendable {
     public var minSdk: (level: Int, source: String)?
     public var targetSdk: (level: Int, source: String)?
     public var cleartext: CleartextPolicy?
-    /// What could not be read and was left at its default, each a sentence naming the file and line.
-    public var warnings: [String] = []
+    /// What could not be read and was left at its default: the setting (`minSdk`, `targetSdk`) and a sentence
+    /// naming the file and line.
+    public var warnings: [(setting: String, message: String)] = []
 
     public init() {}
 }
@@ -104,7 +105,8 @@ public enum AppRepository {
             }
             if name == "project.pbxproj", relative.contains(".xcodeproj/") {
                 inventory.projects.append(relative)
-            } else if name == "Info.plist" || name.hasSuffix("-Info.plist") {
+            } else if name == "Info.plist" || (name.hasSuffix("-Info.plist") && name != "GoogleService-Info.plist") {
+                // (Firebase's GoogleService-Info.plist is configuration, not an app's Info.plist.)
                 inventory.plists.append(relative)
             } else if name == "Podfile" {
                 inventory.podfiles.append(relative)
@@ -171,7 +173,7 @@ public enum AppRepository {
                 let projectFolder = ((project as NSString).deletingLastPathComponent as NSString)
                     .deletingLastPathComponent
                 let found = (projectFolder as NSString).appendingPathComponent(named)
-                guard FileManager.default.fileExists(atPath: found) else {
+                guard !needs.infoPlist || FileManager.default.fileExists(atPath: found) else {
                     throw AppFileError(
                         file: project, reason: "target \(target.name)'s INFOPLIST_FILE \(named) does not exist")
                 }
@@ -227,8 +229,11 @@ public enum AppRepository {
             for (setting, line, expression) in gradle.unreadable
             where setting == "minSdk" ? gradle.minSdk == nil : gradle.targetSdk == nil {
                 settings.warnings.append(
-                    "\(file):\(line): \(setting) is '\(expression)', an expression this tool cannot evaluate; the "
-                        + "default is used (--android-\(setting == "minSdk" ? "min" : "target")-sdk N sets it)")
+                    (
+                        setting,
+                        "\(file):\(line): \(setting) is '\(expression)', an expression this tool cannot evaluate; the "
+                            + "default is used (--android-\(setting == "minSdk" ? "min" : "target")-sdk N sets it)"
+                    ))
             }
             let module = (relative as NSString).deletingLastPathComponent
             let candidate = (module as NSString).appendingPathComponent("src/main/AndroidManifest.xml")

@@ -36,8 +36,10 @@
 //   push-delivered first, then send date, order, title, id. A language-less card is placed in the feed of a device
 //   whose language no per-language message has (those show their `en` text).
 // - Taps. `tapActions` follow inboxkit-cards.md §5 on 7.2 (a message's `l`/`rm` replaces a video's player, a
-//   slide's url and an openURL button: `card.tapOverridden`) and android-inbox.md §2.7 (6.15.0: a video card owns
-//   its row). 7.0/7.1 are modelled without the override rules (their tests are not public).
+//   slide's url and an openURL button: `card.tapOverridden`) and android-inbox.md §2.1, §2.7–2.8 (6.12–6.13: a
+//   video card's row runs the row action outside the poster; 6.15.0: the video card owns its row and a button tap
+//   marks the message opened; the legacy row's `b` thumbnail opens `AttachmentActivity`). 7.0/7.1 are modelled
+//   without the override rules (their tests are not public).
 // - Languages. The union of the per-language title/body keys, in input order; a missing language shows the
 //   `en` text (`card.languageFallback`), else none (`card.languageMissing`, which can degrade the card).
 // - "Parses" for URLs is RFC 3986 as `URL(string:)` did before iOS 17 (ASCII, no spaces, valid escapes).

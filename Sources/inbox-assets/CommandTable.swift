@@ -1,5 +1,6 @@
 import ArgumentKit
 import Findings
+import InboxCards
 
 /// Every command the tool offers: its help, its options, and the function that runs it.
 enum CommandTable {
@@ -21,8 +22,9 @@ enum CommandTable {
             "platform", help: "Platform(s) to resolve for.", default: "ios", choices: ["ios", "android", "all"]),
         .value(
             "android-sdk", "version",
-            help: "Android (pushwoosh-inbox-ui) SDK profile: 6.11 (legacy row only), 6.12, 6.13 (also 6.15); all = one "
-                + "card per profile.", default: "6.13", choices: ["6.11", "6.12", "6.13", "6.15", "all"]),
+            help: "Android (pushwoosh-inbox-ui) SDK profile: 6.11 (legacy row only), 6.12, 6.13, 6.15 (6.13's cards, "
+                + "6.15's taps); all = one card per profile.", default: AndroidProfile.latest.rawValue,
+            choices: AndroidProfile.allCases.map(\.rawValue) + ["all"]),
         .flag(
             "android-heuristic",
             help: "Model PushwooshInboxStyle.richCardsHeuristicEnabled = true (off in the SDK): Android picks a card "

@@ -147,10 +147,12 @@ enum PlatformOptions {
             } else {
                 record("androidCleartext", cleartext.summary, "default", fromApp: false)
             }
-            for warning in repository.warnings {
-                let file = String(warning.prefix { $0 != ":" })
+            // A setting a flag gives is not the default: its unreadable app value is no news.
+            for (setting, message) in repository.warnings
+            where origin(setting == "minSdk" ? "android-min-sdk" : "android-target-sdk") == nil {
+                let file = String(message.prefix { $0 != ":" })
                 findings.append(
-                    SourcedFinding(source: file, finding: .warning(AppFindingCode.settingUnreadable, warning)))
+                    SourcedFinding(source: file, finding: .warning(AppFindingCode.settingUnreadable, message)))
             }
             let app = AppSettings(
                 ios: IOSAppSettings(deploymentTarget: deploymentTarget, ats: ats),

@@ -65,7 +65,7 @@ enum ResolveCommand {
             ? Platform.allCases : [Platform(rawValue: invocation.value("platform")!)!]
         let android = invocation.value("android-sdk") ?? AndroidProfile.latest.rawValue
         let androidProfiles: [AndroidProfile] =
-            android == "all" ? AndroidProfile.allCases : [AndroidProfile(argument: android) ?? .latest]
+            android == "all" ? AndroidProfile.allCases : [AndroidProfile(rawValue: android) ?? .latest]
         var at: Int64?
         if let text = invocation.value("at") {
             guard let date = PassCommand.parseDate(text) else {

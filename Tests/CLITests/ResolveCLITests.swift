@@ -41,6 +41,11 @@ struct ResolveCLITests {
             ["resolve", demo, "--sdk", "8.0"],
             "Error: The value '8.0' is invalid for '--sdk <sdk>'. Please provide one of '7.0', '7.1', '7.2' and 'all'."
         ),
+        (
+            ["resolve", demo, "--android-sdk", "6.14"],
+            "Error: The value '6.14' is invalid for '--android-sdk <version>'. Please provide one of '6.11', '6.12', "
+                + "'6.13', '6.15' and 'all'."
+        ),
         (["resolve", demo, "--format", "xml"], "Error: The value 'xml' is invalid for '--format <format>'."),
         (["resolve", demo, "--frobnicate"], "Error: Unknown option '--frobnicate'"),
         (["resolve", "-", "-"], "Error: Standard input ('-') can be given only once"),
@@ -75,7 +80,8 @@ struct ResolveCLITests {
         let report = try JSON.parse(result.stdout)
         #expect(report["schemaVersion"] == 1)
         let cards = try #require(report["cards"]?.arrayValue)
-        #expect(Set(cards.compactMap { $0["sdk"]?.stringValue }) == ["7.0", "7.1", "7.2", "6.11", "6.12", "6.13"])
+        #expect(
+            Set(cards.compactMap { $0["sdk"]?.stringValue }) == ["7.0", "7.1", "7.2", "6.11", "6.12", "6.13", "6.15"])
         #expect(Set(cards.compactMap { $0["platform"]?.stringValue }) == ["ios", "android"])
         for card in cards {
             let log = card["sdkLog"]?.stringValue
@@ -97,7 +103,7 @@ struct ResolveCLITests {
         }
     }
 
-    /// The Android card options from the command line: `6.15` is the 6.13 profile, `--android-heuristic` turns the
+    /// The Android card options from the command line: `6.15` is a profile of its own, `--android-heuristic` turns the
     /// legacy row of a message without displayType into the heuristic's card, `--at` decides what has expired, and a
     /// date that is not ISO 8601 is a usage error.
     @Test func androidOptionsAndAtReachTheResolver() async throws {
@@ -109,13 +115,17 @@ struct ResolveCLITests {
         func kind(_ cards: [JSONValue], _ code: String) -> String? {
             cards.first { $0["code"]?.stringValue == code }?["resolved"]?.stringValue
         }
-        let alias = try await cards(["--android-sdk", "6.15", "--at", "2026-12-01"])
-        #expect(Set(alias.compactMap { $0["sdk"]?.stringValue }) == ["6.13"])
-        #expect(kind(alias, "no-displayType-legacy-row") == "legacy")
+        let only615 = try await cards(["--android-sdk", "6.15", "--at", "2026-12-01"])
+        #expect(Set(only615.compactMap { $0["sdk"]?.stringValue }) == ["6.15"])
+        let all = try await cards(["--android-sdk", "all", "--at", "2026-12-01"])
+        let videoProfiles = all.filter { $0["code"] == "video" }.compactMap { $0["sdk"]?.stringValue }
+        #expect(videoProfiles == ["6.11", "6.12", "6.13", "6.15"])
+        #expect(Set(try await cards(["--at", "2026-12-01"]).compactMap { $0["sdk"]?.stringValue }) == ["6.13"])
+        #expect(kind(only615, "no-displayType-legacy-row") == "legacy")
         let heuristic = try await cards(["--android-heuristic", "--at", "2026-12-01"])
         #expect(kind(heuristic, "no-displayType-legacy-row") == "captioned")
         // hidden-expired-rt expires at 1700000000 (2023-11-14T22:13:20Z).
-        #expect(kind(alias, "hidden-expired-rt") == nil)
+        #expect(kind(only615, "hidden-expired-rt") == nil)
         #expect(kind(try await cards(["--at", "2023-01-01"]), "hidden-expired-rt") == "banner")
         let bad = try await CLI.run(["resolve", rules, "--at", "yesterday"])
         #expect(bad.status == 64)

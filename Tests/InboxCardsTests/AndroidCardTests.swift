@@ -8,7 +8,8 @@ import Testing
 /// Resolving for Android only, at a fixed moment (the feed messages of `Input.feed` expire in 2100).
 private enum AndroidFixture {
     static let at: Int64 = 1_750_000_000
-    static let rich: [AndroidProfile] = [.v6_12, .v6_13]
+    /// The profiles with rich cards; 6.15 shares 6.13's card rules, so every rule test runs on it too.
+    static let rich: [AndroidProfile] = [.v6_12, .v6_13, .v6_15]
     static let img = "https://cdn.example.com/inbox/icon.png"
     static let hero = "https://cdn.example.com/inbox/hero.jpg"
     static let banner = "https://cdn.example.com/inbox/banner.jpg"
@@ -1018,7 +1019,7 @@ extension ResolvedCard {
         #expect(card.buttons.map(\.rendered) == [false])
         #expect(card.has("card.buttonsNotRendered"))
         #expect(!card.pinned)
-        #expect(card.tapActions.map(\.target) == [.row])
+        #expect(card.tapActions.map(\.target) == [.row, .attachment], "the b thumbnail opens AttachmentActivity")
     }
 
     /// §2.1 / §2.6: the legacy row draws `b` as its banner; the hero rules (http(s) prefix) belong to the rich
@@ -1050,19 +1051,23 @@ extension ResolvedCard {
         let cards = try AndroidFixture.cards(
             Input.bytes(AndroidFixture.feed(image: AndroidFixture.img, ["displayType": "banner"])),
             profiles: AndroidProfile.allCases)
-        #expect(cards.map(\.androidSDK) == [.v6_11, .v6_12, .v6_13])
-        #expect(cards.map(\.sdk) == [nil, nil, nil])
-        #expect(cards.map(\.resolved) == [.legacy, .banner, .banner])
-        #expect(cards.map { $0.json["sdk"]?.stringValue } == ["6.11", "6.12", "6.13"])
-        #expect(cards.map { $0.json["platform"]?.stringValue } == ["android", "android", "android"])
+        #expect(cards.map(\.androidSDK) == [.v6_11, .v6_12, .v6_13, .v6_15])
+        #expect(cards.map(\.sdk) == [nil, nil, nil, nil])
+        #expect(cards.map(\.resolved) == [.legacy, .banner, .banner, .banner])
+        #expect(cards.map { $0.json["sdk"]?.stringValue } == ["6.11", "6.12", "6.13", "6.15"])
+        #expect(cards.map { $0.json["platform"]?.stringValue } == ["android", "android", "android", "android"])
     }
 
-    /// `6.15` is an alias of the 6.13 rules (§0: 6.15.0 did not change `InboxCardKind.kt`).
-    @Test func argument615IsThe613Profile() {
-        #expect(AndroidProfile(argument: "6.15") == .v6_13)
-        #expect(AndroidProfile(argument: "6.12") == .v6_12)
-        #expect(AndroidProfile(argument: "6.14") == nil)
+    /// `6.15` is a profile of its own (its tap routing, §2.1, §2.7), after 6.13 and sharing its card rules (§0:
+    /// 6.15.0 did not change `InboxCardKind.kt`); no 6.14 was found; the default stays 6.13.
+    @Test func profile615IsItsOwn() {
+        #expect(AndroidProfile(rawValue: "6.15") == .v6_15)
+        #expect(AndroidProfile(rawValue: "6.12") == .v6_12)
+        #expect(AndroidProfile(rawValue: "6.14") == nil)
+        #expect(AndroidProfile.allCases == [.v6_11, .v6_12, .v6_13, .v6_15])
+        #expect(AndroidProfile.allCases == AndroidProfile.allCases.sorted())
         #expect(AndroidProfile.latest == .v6_13)
+        #expect(AndroidProfile.v6_15.requiresTitleAndBody && AndroidProfile.v6_15.slideCap == 5)
     }
 }
 

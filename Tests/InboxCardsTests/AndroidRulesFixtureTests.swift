@@ -8,7 +8,9 @@ import Testing
 /// renders — `kind!` means degraded (to classic, or on 6.11 to the legacy row), `-` no card — with the heuristic
 /// switch off (the SDK default) and on, and which platforms show the visibility rules' messages at all.
 @Suite struct AndroidRulesFixtureTests {
-    /// rule → [6.11, 6.12, 6.13] with `richCardsHeuristicEnabled` off, then [6.12, 6.13] with it on.
+    /// rule → [6.11, 6.12, 6.13] with `richCardsHeuristicEnabled` off, then [6.12, 6.13] with it on. 6.15 renders
+    /// every rule as 6.13 does: it shares 6.13's card rules (android-inbox.md §0: `InboxCardKind.kt` is not changed
+    /// at 9357bd7), only its tap routing differs.
     static let expected: [String: (off: [String], on: [String])] = [
         "no-displayType-legacy-row": (["legacy", "legacy", "legacy"], ["captioned", "captioned"]),
         "displayType-unknown-legacy-row": (["legacy", "legacy", "legacy"], ["captioned", "captioned"]),
@@ -80,11 +82,12 @@ import Testing
         let batch = try Self.batch()
         #expect(batch.findings.isEmpty)
         #expect(Set(batch.messages.compactMap(\.code)) == Set(Self.expected.keys))
+        #expect(AndroidProfile.allCases == [.v6_11, .v6_12, .v6_13, .v6_15])
         let off = Self.outcomes(batch, profiles: AndroidProfile.allCases, heuristic: false)
-        let on = Self.outcomes(batch, profiles: [.v6_12, .v6_13], heuristic: true)
+        let on = Self.outcomes(batch, profiles: [.v6_12, .v6_13, .v6_15], heuristic: true)
         for (rule, expected) in Self.expected {
-            #expect(off[rule] == expected.off, "\(rule), heuristic off")
-            #expect(on[rule] == expected.on, "\(rule), heuristic on")
+            #expect(off[rule] == expected.off + [expected.off[2]], "\(rule), heuristic off")
+            #expect(on[rule] == expected.on + [expected.on[1]], "\(rule), heuristic on")
         }
     }
 

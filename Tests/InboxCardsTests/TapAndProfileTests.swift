@@ -391,22 +391,6 @@ extension TapAction {
     static let rm = TapFixture.rm
 
     static let rows: [Named<Row>] = [
-        Named("6.13 video plays", Row(params: TapFixture.video, taps: ["row:playVideo", "poster:playVideo"])),
-        Named(
-            "6.13 video with l: the row opens the player, l never runs (OwnRowDestination; the card wins, not overridden)",
-            Row(
-                params: TapFixture.with(TapFixture.video, [l]), taps: ["row:playVideo", "poster:playVideo"],
-                overridden: true)),
-        Named(
-            "6.13 video with rm",
-            Row(
-                params: TapFixture.with(TapFixture.video, [rm]), taps: ["row:playVideo", "poster:playVideo"],
-                overridden: true)),
-        Named(
-            "6.12 video with l: the row runs l, the poster plays",
-            Row(
-                profile: .v6_12, params: TapFixture.with(TapFixture.video, [l]),
-                taps: ["row:messageAction(link)", "poster:playVideo"])),
         Named(
             "legacy row with l",
             Row(params: ["l": .string(TapFixture.link)], taps: ["row:messageAction(link)"])),
@@ -457,8 +441,8 @@ extension TapAction {
                 ], taps: ["row:openMessage", "button[0]:refused", "button[1]:refused", "button[2]:openURL"])),
     ]
 
-    /// Android: 6.15's `OwnRowDestination` (modelled by the 6.13 profile) sends a video card's row tap to the
-    /// player; `isSafeUrl` refusals open nothing; a push/feed type is RICH_MEDIA when `rm` is present (§1.1).
+    /// Android: `isSafeUrl` refusals open nothing; a push/feed type is RICH_MEDIA when `rm` is present (§1.1). Where
+    /// 6.13 and 6.15 differ (a video card's row, button taps) is `AndroidTapRoutingTests`.
     @Test(arguments: rows)
     func taps(_ row: Named<Row>) throws {
         let card = try TapFixture.androidCard(TapFixture.feed(row.value.params), profile: row.value.profile)
@@ -475,23 +459,29 @@ extension TapAction {
         Named("rich_media becomes rm", (("rich_media", "ABCDE-12345"), "richMedia", nil)),
     ]
 
-    /// android-inbox.md §1.2 (help-centre payload keys): `link` → `l`, `rich_media` → `rm`, on both platforms.
+    /// android-inbox.md §1.2 (help-centre payload keys): `link` → `l`, `rich_media` → `rm`, on both platforms. On a
+    /// video card iOS 7.2 runs it from the row and the poster (`card.tapOverridden`), Android 6.13 from the row
+    /// outside the poster, and Android 6.15 never (the card owns the row: `card.tapOverridden`).
     @Test(arguments: rows)
     func createMessageAction(_ row: Named<((String, JSONValue), String, String?)>) throws {
         let notification = Input.notification(data: TapFixture.video, extra: [row.value.0])
         let cards = try TapFixture.cards(
-            .object(JSONObject([("request", ["notifications": [notification]])])), platforms: [.ios, .android])
-        #expect(cards.map(\.platform) == [.ios, .android])
+            .object(JSONObject([("request", ["notifications": [notification]])])), platforms: [.ios, .android],
+            androidProfiles: [.v6_13, .v6_15])
+        #expect(cards.map(\.platform) == [.ios, .android, .android])
+        #expect(cards.map(\.profileName) == ["7.2", "6.13", "6.15"])
         for card in cards {
             let rowTap = try #require(card.tapActions.first)
             #expect(rowTap.target == .row)
-            #expect(card.has("card.tapOverridden"), "\(card.platform): the video never plays")
-            if card.platform == .ios {
+            if card.androidSDK == .v6_15 {
+                #expect(rowTap.action == .playVideo)
+                #expect(rowTap.via == nil)
+                #expect(card.has("card.tapOverridden"), "6.15: the message action never runs")
+            } else {
                 #expect(rowTap.action == .messageAction)
                 #expect(rowTap.via == row.value.1)
                 #expect(rowTap.url == row.value.2)
-            } else {
-                #expect(rowTap.action == .playVideo)
+                #expect(card.has("card.tapOverridden") == (card.platform == .ios), "iOS 7.2: the video never plays")
             }
         }
     }

@@ -302,3 +302,43 @@ struct HLSCrawlTests {
         #expect(crawl.next()?.url == "https://new.example.com/x/a.ts")
     }
 }
+
+/// A variant without `RESOLUTION` is sized by what its media shows: its first TS segment's H.264 SPS, or its init
+/// segment's video track.
+@Suite("HLS: variant sizes from their media")
+struct HLSProbedSizeTests {
+    @Test func eachMediaPlaylistIsSizedByItsFirstTSSegmentOrInitSegment() throws {
+        let master = """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=320x180
+            small/index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=1200000
+            big/index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=900000
+            fmp4/index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=100000
+            opaque/index.m3u8
+            """
+        let fmp4 = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:4,\ns0.m4s\n#EXT-X-ENDLIST\n"
+        let site = PlaylistSite(pages: [
+            "https://h/v/master.m3u8": Array(master.utf8),
+            "https://h/v/small/index.m3u8": media(["s0.ts"]),
+            "https://h/v/small/s0.ts": try fixture("h264-baseline-320x180.ts"),
+            "https://h/v/big/index.m3u8": media(["b0.ts", "b1.ts"]),
+            "https://h/v/big/b0.ts": try fixture("h264-high-cqm-1280x720.ts"),
+            "https://h/v/big/b1.ts": try fixture("h264-baseline-320x180.ts"),  // the first sampled segment decides
+            "https://h/v/fmp4/index.m3u8": Array(fmp4.utf8),
+            "https://h/v/fmp4/init.mp4": try fixture("video-hevc-hev1-init.mp4"),  // 32×24
+            "https://h/v/fmp4/s0.m4s": [0, 0, 0, 8] + Array("styp".utf8),
+            "https://h/v/opaque/index.m3u8": media(["o0.ts"]),
+            "https://h/v/opaque/o0.ts": tsPacket,  // no PMT, no SPS: no size
+        ])
+        var crawl = HLSCrawl(url: "https://h/v/master.m3u8")
+        _ = site.run(&crawl)
+        let sizes = crawl.probedSizes
+        #expect(sizes["https://h/v/small/index.m3u8"] == HLSPictureSize(width: 320, height: 180))
+        #expect(sizes["https://h/v/big/index.m3u8"] == HLSPictureSize(width: 1280, height: 720))
+        #expect(sizes["https://h/v/fmp4/index.m3u8"] == HLSPictureSize(width: 32, height: 24))  // as ffprobe says
+        #expect(sizes["https://h/v/opaque/index.m3u8"] == nil)
+    }
+}

@@ -5,6 +5,8 @@ import Testing
 /// One file per class where the sniffer once disagreed with real decoders (issue 16), made by the `image-classes`
 /// section of Fixtures/media/generate.sh. `pillow` records what Pillow 13 (with pillow-heif/libheif) did with the
 /// same file — the evidence for the verdict; libpng/libtiff (through ImageMagick 6) are quoted in the sources.
+/// The issue 30 classes (the `image-classes-30` section) record Debian 12's decoders: Pillow 9.4, libpng 1.6.39
+/// (`pngfix`), libtiff 4.5 (`tiff2rgba`), libheif 1.15.1 (`heif-convert`), ImageMagick 6.9 (its own BMP reader).
 struct DecoderClass: CustomTestStringConvertible, Sendable {
     let file: String
     let format: MediaFormat
@@ -77,6 +79,69 @@ struct ImageDecoderClassTests {
         DecoderClass(
             file: "image-icon-bomb.ico", format: .ico, width: 16, height: 16,
             errors: [ImageFindingCode.icoEntryBomb], pillow: "ICO 16×16 (ImageMagick: no image)"),
+        // 4. Issue 30, from the decoders' own corpora. A false alarm removed: a cut secondary item.
+        DecoderClass(
+            file: "image-heic-thumbnail-cut-64x36.heic", format: .heic, width: 64, height: 36,
+            warnings: [ImageFindingCode.truncated],
+            pillow: "libheif 1.15.1: \"Extent in iloc box references data outside of file bounds\" (it read every "
+                + "item while opening); libheif ≥ 1.18 reads only the items it needs and shows the primary"),
+        DecoderClass(
+            file: "image-heic-alpha-cut-64x36.heic", format: .heic, width: 64, height: 36,
+            errors: [ImageFindingCode.truncated],
+            pillow: "libheif 1.15.1: \"Extent in iloc box references data outside of file bounds\"; ≥ 1.18: the "
+                + "primary's alpha fails its decode"),
+        // Misses a user sees broken, and what decoders tolerate.
+        DecoderClass(
+            file: "image-png-compression-1-20x10.png", format: .png, width: 20, height: 10,
+            errors: [ImageFindingCode.corrupt],
+            pillow: "PNG 20×10 (Pillow ignores the method; pngfix: \"IHDR:_compression_method\", ImageMagick: "
+                + "no image)"),
+        DecoderClass(
+            file: "image-png-filter-64-20x10.png", format: .png, width: 20, height: 10,
+            errors: [ImageFindingCode.corrupt],
+            pillow: "cannot identify image file (\"unknown filter category\"; pngfix: \"IHDR:_filter_method\")"),
+        DecoderClass(
+            file: "image-png-interlace-2-20x10.png", format: .png, width: 20, height: 10,
+            errors: [ImageFindingCode.corrupt],
+            pillow: "unrecognized data stream contents (pngfix: \"IHDR:_interlace_method\")"),
+        DecoderClass(
+            file: "image-tiff-deflate-strips-30x20.tiff", format: .tiff, width: 30, height: 20,
+            pillow: "TIFF 30×20"),
+        DecoderClass(
+            file: "image-tiff-strips-short-30x20.tiff", format: .tiff, width: 30, height: 20,
+            errors: [ImageFindingCode.tiffDataOutOfBounds],
+            pillow: "decoder error -2 (libtiff: \"Incorrect count for StripOffsets\", \"Invalid strip byte count "
+                + "0, strip 2\")"),
+        DecoderClass(
+            file: "image-tiff-bytecount-overflow-30x20.tiff", format: .tiff, width: 30, height: 20,
+            errors: [ImageFindingCode.tiffDataOutOfBounds],
+            pillow: "decoder error -2 (libtiff: \"Invalid strip byte count 18446744073709551360, strip 0\")"),
+        DecoderClass(
+            file: "image-bmp-rle8-16x12.bmp", format: .bmp, width: 16, height: 12, pillow: "BMP 16×12"),
+        DecoderClass(
+            file: "image-bmp-rle4-16x12.bmp", format: .bmp, width: 16, height: 12, pillow: "BMP 16×12"),
+        DecoderClass(
+            file: "image-bmp-rle8-row-overrun-16x12.bmp", format: .bmp, width: 16, height: 12,
+            errors: [ImageFindingCode.corrupt],
+            pillow: "BMP 16×12, the run wrapped into the next row (Chromium fails, Skia stops at the run)"),
+        DecoderClass(
+            file: "image-bmp-rle4-row-overrun-16x12.bmp", format: .bmp, width: 16, height: 12,
+            errors: [ImageFindingCode.corrupt],
+            pillow: "BMP 16×12, the run wrapped into the next row (Chromium fails, Skia stops at the run)"),
+        DecoderClass(
+            file: "image-bmp-rle8-delta-outside-16x12.bmp", format: .bmp, width: 16, height: 12,
+            errors: [ImageFindingCode.corrupt], pillow: "not enough image data"),
+        DecoderClass(
+            file: "image-bmp-rle8-cut-16x12.bmp", format: .bmp, width: 16, height: 12,
+            errors: [ImageFindingCode.truncated],
+            pillow: "not enough image data (ImageMagick: \"unexpected end-of-file\")"),
+        DecoderClass(
+            file: "image-bmp-rle8-early-end-16x12.bmp", format: .bmp, width: 16, height: 12,
+            warnings: [ImageFindingCode.corrupt],
+            pillow: "not enough image data (Chromium and Skia: the rest transparent; the BMP suite: questionable)"),
+        DecoderClass(
+            file: "image-bmp-rle8-run-clipped-16x12.bmp", format: .bmp, width: 16, height: 12,
+            warnings: [ImageFindingCode.corrupt], pillow: "BMP 16×12, the run clipped"),
     ]
 
     @Test("each class gets the verdict real decoders give it", arguments: classes)

@@ -1,6 +1,7 @@
 import Findings
 import MediaProbe
 import MediaRules
+import TestSupport
 import Testing
 
 /// A hostile or broken image built in code, and the finding it must produce.
@@ -215,10 +216,17 @@ struct ImageHostileTests {
         #expect(uncapped.frameCount == 100_000)
     }
 
+    /// An Xcode-crushed PNG: a CgBI chunk before IHDR, and IDAT data that is raw deflate (no zlib header).
+    static func crushedPNG(width: UInt32, height: UInt32, idat: [UInt8]) -> [UInt8] {
+        pngSignature + pngChunk("CgBI", [0x50, 0x00, 0x20, 0x06])
+            + pngChunk("IHDR", be32(width) + be32(height) + [8, 6, 0, 0, 0]) + pngChunk("IDAT", idat)
+            + pngChunk("IEND", [])
+    }
+
     @Test("an Xcode-crushed PNG (CgBI before IHDR) is read: a fact, and an iOS info finding")
     func crushedPNG() {
         let png = syntheticPNG(width: 30, height: 20)
-        let crushed = Array(png.prefix(8)) + pngChunk("CgBI", [0x50, 0x00, 0x20, 0x06]) + Array(png.dropFirst(8))
+        let crushed = Self.crushedPNG(width: 30, height: 20, idat: SyntheticDeflate.zeros(20 * (1 + 4 * 30)))
         let info = ImageSniffer.inspect(bytes: crushed)
         #expect(info.width == 30 && info.height == 20)
         #expect(info.appleCgBI)
@@ -228,6 +236,24 @@ struct ImageHostileTests {
         #expect(rules.codes == [ImageFindingCode.appleOptimizedPNG])
         #expect(rules.first?.severity == .info && rules.first?.platform == .ios)
         #expect(!ImageSniffer.inspect(bytes: png).appleCgBI)
+    }
+
+    /// CgBI image data is raw deflate, as ImageIO inflates it: the first-row rule holds for it as for any PNG.
+    @Test(
+        "a CgBI PNG's raw deflate is checked like any IDAT stream",
+        arguments: [
+            ("a whole first row", SyntheticDeflate.zeros(20 * (1 + 4 * 30)), [String]()),
+            ("no data", [], [ImageFindingCode.pngDataIncomplete]),
+            ("half a row", SyntheticDeflate.zeros(60), [ImageFindingCode.pngDataIncomplete]),
+            (
+                "a zlib header, which raw deflate reads as a bad stored block", zlibZeros(20 * (1 + 4 * 30)),
+                [ImageFindingCode.pngDataIncomplete]
+            ),
+        ] as [(String, [UInt8], [String])])
+    func crushedPNGData(name: String, idat: [UInt8], errors: [String]) {
+        let info = ImageSniffer.inspect(bytes: Self.crushedPNG(width: 30, height: 20, idat: idat))
+        #expect(info.appleCgBI)
+        #expect(info.findings.codes(.error) == errors, "\(name): \(info.findings)")
     }
 
     @Test("an animated WebP: frames counted, capped, or missing")

@@ -127,8 +127,10 @@ struct RenderChromiumTests {
         requests:performance.getEntriesByType("resource").map(function(e){return e.name})}))},300)</script>
         """
 
-    /// The page as Chromium lays it out at `width` px with the network off: the probe's measurements.
-    static func measure(_ html: String, width: Int, in directory: URL) async throws -> JSONValue {
+    /// The page as Chromium lays it out at `width` px with the network off: the probe's measurements (a script that
+    /// sets `data-probe` on the body to its JSON).
+    static func measure(_ html: String, width: Int, probe: String = probe, in directory: URL) async throws -> JSONValue
+    {
         var page = html
         if let start = page.range(of: "<meta http-equiv=\"Content-Security-Policy\""),
             let end = page[start.upperBound...].range(of: ">")
@@ -213,6 +215,30 @@ struct RenderChromiumTests {
                 #expect(Chromium.pngSize(png)?.width == shot.0)
             }
         }
+    }
+
+    /// Counts the cards and those whose hero Chromium draws from an embedded PNG, on a box of its own.
+    static let heroProbe = """
+        <script>setTimeout(function(){
+        var cards=document.querySelectorAll("article"),drawn=0;
+        [].forEach.call(cards,function(c){var h=c.querySelector(".img.hero");if(!h)return;
+        var image=getComputedStyle(h).backgroundImage,box=h.getBoundingClientRect();
+        if(image.indexOf('url("data:image/png;base64,')==0&&box.width>0&&box.height>0)drawn++});
+        document.body.setAttribute("data-probe",JSON.stringify({cards:cards.length,drawn:drawn,
+        requests:performance.getEntriesByType("resource").length}))},300)</script>
+        """
+
+    /// The campaign of issue 30 (2,000 tracking URLs of one image, fetched by the real pipeline): Chromium draws
+    /// every one of the 2,000 cards with the image, from the one copy on the page, and requests nothing.
+    @Test(.enabled(if: Chromium.path != nil, "chromium is not installed: apt-get install chromium"))
+    func twoThousandTrackingURLsAllDrawTheirImage() async throws {
+        let (_, html, _) = try await RenderOnceTests.trackingCampaign()
+        let measured = try await Self.withTemporaryDirectory {
+            try await Self.measure(html, width: 1280, probe: Self.heroProbe, in: $0)
+        }
+        #expect(measured["cards"] == 2000)
+        #expect(measured["drawn"] == 2000)
+        #expect(measured["requests"] == 0)
     }
 
     static func write(_ html: String, named name: String, in directory: URL) throws -> URL {

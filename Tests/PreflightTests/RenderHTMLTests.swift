@@ -115,11 +115,29 @@ struct RenderHTMLTests {
         #expect(card.contains("<code>card.broken</code>"))
     }
 
-    /// Nothing is dropped: every finding of the report (inputs, cards, assets, passes) is on the page.
-    @Test func everyFindingIsShown() {
-        let shown = Self.html.components(separatedBy: "<span class=\"sev\">").count - 1
-        #expect(shown == Self.report.allFindings.count)
-        for finding in Self.report.allFindings { #expect(Self.html.contains("<code>\(finding.code)</code>")) }
+    /// The box says what `card.broken` says, so the card's findings list does not say it again, and the failing
+    /// asset's finding is in the box only.
+    @Test func aBrokenCardSaysItOnce() throws {
+        let card = try #require(Self.card("notifications[3]"))
+        #expect(card.components(separatedBy: "card.broken").count - 1 == 1, "\(card)")
+        #expect(card.components(separatedBy: "HTTP 404 for").count - 1 == 1)
+        let box = try #require(card.components(separatedBy: "<div class=\"reason bad\">").dropFirst().first)
+        #expect(box.hasPrefix("<b>Broken: a needed asset fails</b> <code>card.broken</code><ul class=\"assets\">"))
+        let list = card.components(separatedBy: "<details class=\"card-findings\"").dropFirst().first ?? ""
+        #expect(!list.contains("card.broken") && !list.contains("missing.png"), "the list leaves out what the box says")
+    }
+
+    /// Nothing is dropped, nothing said twice: every finding of the report (inputs, cards, assets, passes) is on the
+    /// page once — as a finding line, or (`card.broken`) as the broken card's box, which names its code.
+    @Test func everyFindingIsSaidOnce() {
+        let findings = Self.report.allFindings
+        let broken = findings.filter { $0.code == "card.broken" }
+        #expect(!broken.isEmpty)
+        let lines = Self.html.components(separatedBy: "<span class=\"sev\">").count - 1
+        #expect(lines == findings.count - broken.count)
+        let boxes = Self.html.components(separatedBy: "</b> <code>card.broken</code>").count - 1
+        #expect(boxes == Self.report.cards.filter { $0.findings.contains { $0.code == "card.broken" } }.count)
+        for finding in findings { #expect(Self.html.contains("<code>\(finding.code)</code>")) }
     }
 
     /// A thousand cards sharing one image: every card drawn, the image embedded once.
@@ -135,6 +153,7 @@ struct RenderHTMLTests {
 
     /// 10,000 cards sharing 100 images: each image is one data URI, every card refers to it, the page stays small.
     @Test func tenThousandCardsSharingAHundredImagesStayUnderThreeMegabytes() {
+        let images = (0..<100).map { RenderFixtures.png + [UInt8($0)] }  // 100 distinct contents
         let messages = (0..<10_000).map { index in
             #"{"ios_title": "Sale \#(index)", "content": "Up to 30% off", "inbox_days": 1, "#
                 + #""inbox_image": "https://cdn.example.com/hero-\#(index % 100).png", "data": {"displayType": "banner"}}"#
@@ -143,9 +162,14 @@ struct RenderHTMLTests {
         for card in report.cards.indices {
             for asset in report.cards[card].assets.indices {
                 (report.cards[card].assets[asset].width, report.cards[card].assets[asset].height) = (1200, 600)
+                // One URL per content here: its SHA-256 stands in for the hash of that URL's bytes.
+                report.cards[card].assets[asset].sha256 = report.cards[card].assets[asset].url
             }
         }
-        let html = HTMLReport.render(report, image: RenderFixtures.storedImage)
+        let html = HTMLReport.render(report) { url in
+            let number = url.split(separator: "-").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
+            return (images[number], "image/png")
+        }
         #expect(Self.values(of: "data-card-id", in: html).count == 10_000)
         #expect(html.components(separatedBy: ";base64,").count - 1 == 100)
         #expect(html.utf8.count < 3_000_000, "\(html.utf8.count) bytes")
@@ -210,11 +234,11 @@ struct RenderHTMLTests {
         #expect(!html.contains("javascript:alert(1)\""))
     }
 
-    /// One image used by two cards (banner and wallet hero) is embedded once.
+    /// One content used by several cards and URLs (banner, wallet hero, slides: the same PNG) is embedded once.
     @Test func eachImageIsEmbeddedOnce() {
-        let distinct = Set(
-            Self.report.cards.flatMap(\.assets).filter { HTMLReport.isImageRole($0.role) && $0.status == .ok }.map(
-                \.url))
+        let images = Self.report.cards.flatMap(\.assets).filter { HTMLReport.isImageRole($0.role) && $0.status == .ok }
+        let distinct = Set(images.compactMap(\.sha256))
+        #expect(Set(images.map(\.url)).count > distinct.count)
         let embedded = Self.html.components(separatedBy: ";base64,").count - 1
         #expect(embedded == distinct.count)
         #expect(distinct.count < Self.report.cards.flatMap(\.assets).filter { HTMLReport.isImageRole($0.role) }.count)

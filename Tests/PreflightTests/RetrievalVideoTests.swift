@@ -133,6 +133,16 @@ import WalletPass
         #expect(result.codec == "avc1.42e00a")
     }
 
+    @Test func aVariantWithoutResolutionIsSizedByItsFirstSegment() async throws {
+        let harness = try RetrievalHarness()
+        let result = try await harness.retriever().probeVideo(harness.url("/video/classes/no-resolution.m3u8"))
+        // 320x180 by RESOLUTION; the other variant has none, and its TS segment's SPS says 640x360: the larger one
+        // is what the player picks when the network allows, so its size and codecs are reported.
+        #expect(result.width == 640 && result.height == 360)
+        #expect(result.codec == "avc1.42c01e")
+        #expect(!result.findings.contains { $0.severity == .error }, "\(result.findings)")
+    }
+
     @Test func hlsSegmentsWidensTheSample() async throws {
         let harness = try RetrievalHarness()
         // middle-404 lists seg, seg, missing, seg, seg: sampling one segment misses it, five find it.

@@ -26,6 +26,7 @@ struct SchemaTests {
     enum Sample: String, CaseIterable, CustomTestStringConvertible {
         case everyKindWithFailuresAndPasses
         case everyProfileAndPlatform
+        case androidTapTargets
         case forcedKind
         case perLanguageFeedMessages
         case empty
@@ -55,6 +56,18 @@ struct SchemaTests {
             case .everyProfileAndPlatform:
                 RenderFixtures.report(
                     options: ResolveOptions(profiles: SDKProfile.allCases, platforms: Platform.allCases))
+            case .androidTapTargets:
+                // Every Android profile: the legacy row's attachment, a video row that runs `l` (6.12, 6.13) or opens
+                // the player (6.15), and 6.15's button notes.
+                RenderFixtures.report(
+                    """
+                    [{"title": "Row", "content": "Body", "inbox_days": 1, "android_banner": "https://c.example/b.png"},
+                     {"title": "Clip", "content": "Play", "inbox_days": 1, "link": "https://example.com/sale",
+                      "data": {"displayType": "video", "video": {"url": "https://c.example/v.mp4"}}},
+                     {"title": "Buttons", "content": "Tap", "inbox_days": 1, "data": {"displayType": "classic",
+                      "buttons": [{"title": "Run", "url": "javascript:alert(1)"}, {"title": "Read", "action": "markRead"}]}}]
+                    """, options: ResolveOptions(platforms: [.android], androidProfiles: AndroidProfile.allCases),
+                    passes: [])
             case .forcedKind: RenderFixtures.report(options: ResolveOptions(forceKind: .carousel))
             case .perLanguageFeedMessages:
                 RenderFixtures.report(
@@ -124,6 +137,13 @@ struct SchemaTests {
         }
         let all = try Self.printed(Sample.everyProfileAndPlatform.report).serialized()
         #expect(all.contains("\"sdk\":\"6.13\"") && all.contains("\"sdk\":\"7.0\""))
+        let android = try Self.printed(Sample.androidTapTargets.report).serialized()
+        for needle in [
+            "\"sdk\":\"6.11\"", "\"sdk\":\"6.15\"", "\"target\":\"attachment\"", "\"action\":\"openAttachment\"",
+            "\"action\":\"refused\"", "OwnRowDestination", "markMessageOpened",
+        ] {
+            #expect(android.contains(needle), "no sample has \(needle)")
+        }
     }
 
     /// One change that makes a valid report invalid, and the path and reason the validator must name.

@@ -19,10 +19,16 @@ public struct AndroidManifestSettings: Sendable, Hashable {
             settings.usesCleartextTraffic = try NetworkSecurityConfigReader.flag(
                 application.attribute("usesCleartextTraffic"), "android:usesCleartextTraffic", application, file: file)
             if let reference = application.attribute("networkSecurityConfig")?.trimmingWhitespace() {
-                guard reference.hasPrefix("@xml/"), reference.count > 5 else {
+                // aapt's resource names: lowercase letters, digits, underscores (so never `..` or `/`).
+                let name = reference.dropFirst(5)
+                guard reference.hasPrefix("@xml/"), !name.isEmpty,
+                    name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+                    )
+                else {
                     throw AppFileError(
                         file: file, line: application.line,
-                        reason: "android:networkSecurityConfig=\"\(reference)\" is not an @xml/NAME resource")
+                        reason: "android:networkSecurityConfig=\"\(reference)\" is not an @xml/NAME resource "
+                            + "(NAME of a-z, 0-9 and _)")
                 }
                 settings.networkSecurityConfig = String(reference.dropFirst(5))
             }

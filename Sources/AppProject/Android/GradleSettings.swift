@@ -25,11 +25,11 @@ public struct GradleSettings: Sendable, Hashable {
         var settings = GradleSettings()
         let keys = [("minSdkVersion", true), ("minSdk", true), ("targetSdkVersion", false), ("targetSdk", false)]
         // Longer keys first: `minSdkVersion` is not `minSdk` followed by `Version`.
-        for (number, rawLine) in stripComments(text).split(separator: "\n", omittingEmptySubsequences: false)
-            .enumerated()
-        {
+        for (number, rawLine) in stripComments(text.replacingLineEnds()).split(
+            separator: "\n", omittingEmptySubsequences: false
+        ).enumerated() {
             let line = String(rawLine)
-            if line.contains("com.android.application") { settings.isApplication = true }
+            if appliesApplicationPlugin(line) { settings.isApplication = true }
             for (key, value) in assignments(in: line, keys: keys.map(\.0)) {
                 let isMin = key.hasPrefix("min")
                 let name = isMin ? "minSdk" : "targetSdk"
@@ -54,13 +54,18 @@ public struct GradleSettings: Sendable, Hashable {
     /// `}`, `;`, `)` or the end of the line).
     static func assignments(in line: String, keys: [String]) -> [(key: String, value: String)] {
         let scalars = Array(line.unicodeScalars)
+        // A `.` before the key is fine (`android.defaultConfig.minSdk = 24`); `libs.versions.minSdk.get()` is not
+        // an assignment because no space, `=` or `(` follows the key.
         func isWord(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "."
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_"
         }
         var found: [(String, String)] = []
         var index = 0
         while index < scalars.count {
-            guard index == 0 || !isWord(scalars[index - 1]),
+            // `ext.minSdkVersion = 19` defines a property for other modules to read, not this module's setting.
+            let receiver = String(
+                String.UnicodeScalarView(scalars[..<index].reversed().prefix { isWord($0) || $0 == "." }.reversed()))
+            guard index == 0 || !isWord(scalars[index - 1]), !receiver.hasSuffix("ext."),
                 let key = keys.first(where: { key in
                     let k = Array(key.unicodeScalars)
                     return index + k.count < scalars.count && Array(scalars[index..<(index + k.count)]) == k
@@ -91,14 +96,41 @@ public struct GradleSettings: Sendable, Hashable {
         return found
     }
 
+    /// The line applies the Android application plugin: `id 'com.android.application'`,
+    /// `id("com.android.application")`, `apply plugin: 'com.android.application'`, or the version catalog's
+    /// `alias(libs.plugins.android.application)`; not a root build file's declaration with `apply false`.
+    static func appliesApplicationPlugin(_ line: String) -> Bool {
+        guard line.contains("com.android.application") || line.contains("plugins.android.application") else {
+            return false
+        }
+        return !line.contains("apply false")
+    }
+
     /// The text without `//` and `/* */` comments (strings are not parsed: an SDK assignment has none), line
     /// breaks kept so line numbers stay true.
     static func stripComments(_ text: String) -> String {
         var out = ""
         var iterator = Array(text.unicodeScalars)[...]
         var inBlock = false
+        var quote: Unicode.Scalar?
         while let scalar = iterator.first {
             iterator = iterator.dropFirst()
+            if let open = quote {
+                // Inside a string literal (`exclude 'META-INF/*'`) comment markers are text.
+                out.unicodeScalars.append(scalar)
+                if scalar == "\\", let next = iterator.first {
+                    out.unicodeScalars.append(next)
+                    iterator = iterator.dropFirst()
+                } else if scalar == open || scalar == "\n" {
+                    quote = nil
+                }
+                continue
+            }
+            if !inBlock, scalar == "'" || scalar == "\"" {
+                quote = scalar
+                out.unicodeScalars.append(scalar)
+                continue
+            }
             if inBlock {
                 if scalar == "*", iterator.first == "/" {
                     inBlock = false
@@ -132,4 +164,21 @@ extension String {
 
 extension Substring {
     func trimmingWhitespaceSub() -> String { String(self).trimmingWhitespace() }
+}
+
+extension String {
+    /// `\r\n` and lone `\r` line ends as `\n` (Windows checkouts): lines split the same everywhere.
+    func replacingLineEnds() -> String {
+        var out = String.UnicodeScalarView()
+        var previousCR = false
+        for scalar in unicodeScalars {
+            if scalar == "\n", previousCR {
+                previousCR = false
+                continue
+            }
+            previousCR = scalar == "\r"
+            out.append(previousCR ? "\n" : scalar)
+        }
+        return String(out)
+    }
 }

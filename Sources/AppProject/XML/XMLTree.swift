@@ -45,8 +45,10 @@ public struct AppFileError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Reads XML with the toolchain's parser (FoundationXML's `XMLParser`, libxml2 underneath) and nothing of its own:
 /// external entities are never resolved (`shouldResolveExternalEntities` stays false, no DTD is loaded), and a
-/// document that declares entities at all is refused before parsing, so neither a file on disk nor an expansion
-/// bomb ("billion laughs") can reach the settings. No app's manifest, plist or network security config declares one.
+/// document that mentions `<!ENTITY` anywhere — in a DOCTYPE, a comment, a literal — is refused before parsing,
+/// as is one that is not UTF-8 (a UTF-16 file would hide the declaration from a byte scan), so neither a file on
+/// disk nor an expansion bomb ("billion laughs") can reach the settings. No app's manifest, plist or network
+/// security config declares an entity; refusing a comment that mentions one costs nothing real.
 public enum XMLTreeReader {
     /// Bytes past this are refused: settings files are a few KB.
     public static let maxBytes = 4 << 20
@@ -56,6 +58,9 @@ public enum XMLTreeReader {
     public static func parse(_ bytes: [UInt8], file: String) throws(AppFileError) -> XMLTreeNode {
         guard bytes.count <= maxBytes else {
             throw AppFileError(file: file, reason: "larger than \(maxBytes >> 20) MiB; not a settings file")
+        }
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.prefix(4).contains(0) {
+            throw AppFileError(file: file, reason: "not UTF-8 (UTF-16 or UTF-32); save it as UTF-8")
         }
         if let line = entityDeclarationLine(bytes) {
             throw AppFileError(
@@ -72,7 +77,7 @@ public enum XMLTreeReader {
         let parsed = parser.parse()
         if let failure = builder.failure { throw AppFileError(file: file, line: failure.line, reason: failure.reason) }
         guard parsed, let root = builder.root else {
-            let line = parser.lineNumber > 0 ? parser.lineNumber : nil
+            let line = builder.errorLine ?? (parser.lineNumber > 0 ? parser.lineNumber : nil)
             let code = (parser.parserError as NSError?)?.code
             throw AppFileError(
                 file: file, line: line, reason: "not well-formed XML" + (code.map { " (libxml2 error \($0))" } ?? ""))
@@ -80,24 +85,18 @@ public enum XMLTreeReader {
         return root
     }
 
-    /// The line of a `<!ENTITY` outside comments and CDATA, if any.
+    /// The line of the first `<!ENTITY` anywhere in the bytes, if any.
     static func entityDeclarationLine(_ bytes: [UInt8]) -> Int? {
+        let needle = Array("<!ENTITY".utf8)
         var line = 1
         var index = 0
-        var inComment = false
-        var inCDATA = false
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == 0x0A { line += 1 }
-            if inComment {
-                if bytes.matches("-->", at: index) { inComment = false }
-            } else if inCDATA {
-                if bytes.matches("]]>", at: index) { inCDATA = false }
-            } else if bytes.matches("<!--", at: index) {
-                inComment = true
-            } else if bytes.matches("<![CDATA[", at: index) {
-                inCDATA = true
-            } else if bytes.matches("<!ENTITY", at: index) {
+            if byte == 0x0A {
+                line += 1
+            } else if byte == 0x3C, index + needle.count <= bytes.count,
+                bytes[index..<(index + needle.count)].elementsEqual(needle)
+            {
                 return line
             }
             index += 1
@@ -110,6 +109,8 @@ public enum XMLTreeReader {
         var stack: [XMLTreeNode] = []
         var root: XMLTreeNode?
         var failure: (line: Int?, reason: String)?
+        /// The line libxml2 reported its error on (after `parse()` returns, the parser is at the end).
+        var errorLine: Int?
 
         init(parser: XMLParser) { self.parser = parser }
 
@@ -117,6 +118,11 @@ public enum XMLTreeReader {
             _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
             attributes: [String: String] = [:]
         ) {
+            guard root == nil || !stack.isEmpty else {
+                failure = (parser.lineNumber, "a second root element <\(elementName)> after the document's end")
+                parser.abortParsing()
+                return
+            }
             guard stack.count < XMLTreeReader.maxDepth else {
                 failure = (parser.lineNumber, "nested deeper than \(XMLTreeReader.maxDepth) elements")
                 parser.abortParsing()
@@ -134,7 +140,34 @@ public enum XMLTreeReader {
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if !stack.isEmpty { stack[stack.count - 1].text += string }
+            if !stack.isEmpty {
+                stack[stack.count - 1].text += string
+            } else if root != nil, string.contains(where: { !$0.isWhitespace }), failure == nil {
+                failure = (parser.lineNumber, "text after the root element")
+                parser.abortParsing()
+            }
+        }
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+            if errorLine == nil { errorLine = parser.lineNumber }
+        }
+
+        func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
+            refuseEntity(name)
+        }
+
+        func parser(
+            _ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?,
+            systemID: String?
+        ) {
+            refuseEntity(name)
+        }
+
+        /// A second line of defence behind the byte scan: whatever way a declaration got in, parsing stops.
+        func refuseEntity(_ name: String) {
+            guard failure == nil else { return }
+            failure = (parser.lineNumber, "declares the XML entity '\(name)'; entities are never expanded or fetched")
+            parser.abortParsing()
         }
 
         func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {

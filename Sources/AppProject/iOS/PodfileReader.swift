@@ -1,7 +1,7 @@
 /// `platform :ios, '15.0'` in a CocoaPods Podfile: the major version, and its line.
 public enum PodfileReader {
     public static func deploymentTarget(_ text: String) -> (major: Int, line: Int)? {
-        for (number, raw) in GradleSettings.stripComments(text.replacingHashComments()).split(
+        for (number, raw) in GradleSettings.stripComments(text.replacingLineEnds().replacingHashComments()).split(
             separator: "\n", omittingEmptySubsequences: false
         ).enumerated() {
             let line = raw.trimmingWhitespaceSub()

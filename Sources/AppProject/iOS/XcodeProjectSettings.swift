@@ -52,8 +52,12 @@ public struct XcodeProjectSettings: Sendable, Hashable {
             else { continue }
             guard case .string(let name)? = entries.value("name") else { continue }
             var target = AppTarget(name: name)
+            var platformSDKs: Set<String> = []
             for (configName, settings) in configurations(entries.value("buildConfigurationList")) {
                 let inherited = projectConfigs[configName] ?? []
+                if case .string(let sdk)? = settings.value("SDKROOT") ?? inherited.value("SDKROOT") {
+                    platformSDKs.insert(sdk.lowercased())
+                }
                 if case .string(let text)? = settings.value("IPHONEOS_DEPLOYMENT_TARGET")
                     ?? inherited.value("IPHONEOS_DEPLOYMENT_TARGET"),
                     let major = Int(text.split(separator: ".").first ?? "")
@@ -72,6 +76,9 @@ public struct XcodeProjectSettings: Sendable, Hashable {
                     target.infoPlist = path
                 }
             }
+            // An app for macOS, tvOS, watchOS or visionOS (SDKROOT macosx, appletvos…) has no InboxKit inbox on
+            // iOS; no SDKROOT at all is Xcode's iOS default for an app target of an iOS project.
+            if !platformSDKs.isEmpty, !platformSDKs.contains(where: { $0.hasPrefix("iphoneos") }) { continue }
             targets.append(target)
         }
         return XcodeProjectSettings(appTargets: targets.sorted { $0.name < $1.name })

@@ -93,7 +93,8 @@ public enum CardFindingCode {
     public static let forceKindUnavailable = "card.forceKindUnavailable"
     /// A carousel slide without a usable `image` was dropped. Warning.
     public static let slideDropped = "card.slideDropped"
-    /// More usable slides than the profile shows (7.2: five; Android 6.12: ten, 6.13: five): the rest were dropped.
+    /// More usable slides than the profile shows (7.2: five; Android 6.12: ten, 6.13 and 6.15: five): the rest were
+    /// dropped.
     /// Warning.
     public static let slidesCapped = "card.slidesCapped"
     /// A slide `url` that does not parse or has no scheme: a tap runs the message's default action. Warning.
@@ -140,7 +141,8 @@ public enum CardFindingCode {
     /// Android draws the legacy row: no known displayType and `richCardsHeuristicEnabled` off. Info.
     public static let legacyRow = "card.legacyRow"
     /// The message's own action (`l` link, `rm` rich media) replaces a destination the card shows: a video that
-    /// never plays, a slide or button url that is never opened. Warning.
+    /// never plays, a slide or button url that is never opened; or, on Android 6.15, a video card owns its row, so
+    /// the message's own action never runs. Warning.
     public static let tapOverridden = "card.tapOverridden"
     /// A non-string value the Android SDK turns into text (org.json `optString`: `5` → "5", `null` → "null"). Warning.
     public static let stringified = "card.stringified"

@@ -30,26 +30,24 @@ public enum CardKind: String, Sendable, Hashable, CaseIterable, CustomStringConv
 }
 
 /// A pushwoosh-inbox-ui (Android SDK) generation whose card rules the resolver reproduces (android-inbox.md §2).
+///
+/// The kind rules (which card a message becomes, the slide cap, what a card needs) are written once and compared
+/// by rank, so a later profile shares them unless a rule says otherwise; 6.15 differs from 6.13 only in where taps
+/// go (``videoOwnsRow``, ``buttonTapMarksOpened``).
 public enum AndroidProfile: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
     /// SDK ≤ 6.11: one legacy row for every message.
     case v6_11 = "6.11"
     /// SDK 6.12.0: rich cards; captioned needs only a hero, carousel only slides (at most 10).
     case v6_12 = "6.12"
-    /// SDK 6.13.0–6.15.x: captioned and carousel need a title and a body, at most 5 slides. 6.15.0 changed no
-    /// card rule (`InboxCardKind.kt` is unchanged), only where a video card's row tap goes.
+    /// SDK 6.13.x (no 6.14 was found): captioned and carousel need a title and a body, at most 5 slides.
     case v6_13 = "6.13"
+    /// SDK 6.15.0: the 6.13 card rules (`InboxCardKind.kt` is not changed at 9357bd7), new tap routing
+    /// (`InboxAdapter.kt` and `RichCardViewHolder.kt` @9357bd7): a video card owns its row, a button tap marks the
+    /// message opened.
+    case v6_15 = "6.15"
 
-    /// The profile used when none is asked for.
+    /// The profile used when none is asked for (the CLI's `--android-sdk` default): 6.13, not the newest.
     public static let latest: AndroidProfile = .v6_13
-
-    /// A `--android-sdk` value: a profile name, or `6.15` (an alias of 6.13: same card rules).
-    public init?(argument: String) {
-        if argument == "6.15" {
-            self = .v6_13
-        } else {
-            self.init(rawValue: argument)
-        }
-    }
 
     public var description: String { rawValue }
 
@@ -60,6 +58,7 @@ public enum AndroidProfile: String, Sendable, Hashable, CaseIterable, Comparable
         case .v6_11: 0
         case .v6_12: 1
         case .v6_13: 2
+        case .v6_15: 3
         }
     }
 
@@ -69,6 +68,14 @@ public enum AndroidProfile: String, Sendable, Hashable, CaseIterable, Comparable
     var requiresTitleAndBody: Bool { self >= .v6_13 }
     /// `InboxCarouselSlide.MAX_SLIDES`: 10 in 6.12, 5 from 6.13.
     var slideCap: Int { self >= .v6_13 ? 5 : 10 }
+    /// 6.15.0 routes a video card's row tap to its player (`OwnRowDestination`, `InboxAdapter.kt` @9357bd7;
+    /// android-inbox.md §2.1). Before, `InboxAdapter.kt` is a9a39ef's: a row tap outside the poster runs the row
+    /// action.
+    var videoOwnsRow: Bool { self >= .v6_15 }
+    /// 6.15.0: every button tap first calls `PushwooshInbox.markMessageOpened`, also one whose URL is refused
+    /// (`RichCardViewHolder.kt` @9357bd7, `InboxCardOpenStatusTest`; android-inbox.md §2.7, §2.8). Before, openURL,
+    /// markRead and custom buttons mark the message read and a refused URL leaves it unread.
+    var buttonTapMarksOpened: Bool { self >= .v6_15 }
 }
 
 /// An InboxKit SDK generation whose card rules the resolver reproduces (inboxkit-cards.md §3).

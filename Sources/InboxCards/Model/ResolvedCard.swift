@@ -176,8 +176,8 @@ public struct CardButton: Sendable, Hashable {
     }
 }
 
-/// What one tap target of a card does (inboxkit-cards.md §5, android-inbox.md §2.7): the row, the video poster,
-/// a carousel slide, a button, the "Add to Apple Wallet" button.
+/// What one tap target of a card does (inboxkit-cards.md §5, android-inbox.md §2.1, §2.7): the row, the video
+/// poster, a carousel slide, a button, the "Add to Apple Wallet" button, the Android legacy row's banner thumbnail.
 public struct TapAction: Sendable, Hashable {
     /// Where the user taps.
     public enum Target: String, Sendable, Hashable {
@@ -186,6 +186,8 @@ public struct TapAction: Sendable, Hashable {
         case slide
         case button
         case addToWallet
+        /// The Android legacy row's `b` banner thumbnail (`pw_attachment_preview`; android-assets.md §1, §5).
+        case attachment
     }
 
     /// What the tap does.
@@ -204,15 +206,18 @@ public struct TapAction: Sendable, Hashable {
         case playVideo
         /// Downloads the pass (the system add sheet).
         case addPass
+        /// Shows the image `url` full screen (Android `AttachmentActivity`, `fitCenter`).
+        case openAttachment
         /// The SDK refuses the URL (unsafe or no scheme): nothing opens.
         case refused
     }
 
     public var target: Target
-    /// The slide's or button's position; `nil` for the row, poster and wallet button.
+    /// The slide's or button's position; `nil` for the row, poster, wallet button and attachment.
     public var index: Int?
     public var action: Action
-    /// The URL opened (`openURL`, `messageAction` with a link), as in the input: never print it unredacted.
+    /// The URL opened (`openURL`, `refused`, `messageAction` with a link, `openAttachment`), as in the input: never
+    /// print it unredacted.
     public var url: String?
     /// `link` or `richMedia` for a message action.
     public var via: String?

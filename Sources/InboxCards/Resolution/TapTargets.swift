@@ -2,8 +2,9 @@ import Findings
 import StrictJSON
 
 /// Where each tap of a card goes: iOS 7.2 per `inboxkit-cards.md` §5 (the 7.2 `PushwooshInboxKitViewControllerTest`,
-/// "Message with its own action"), Android per `android-inbox.md` §2.7 (`InboxAdapter`, `VideoInboxViewHolder`,
-/// `OwnRowDestination` of 6.15.0).
+/// "Message with its own action"), Android per `android-inbox.md` §2.1 and §2.7–2.8 (Pushwoosh/pushwoosh-android-sdk:
+/// `InboxAdapter.kt` @a9a39ef for 6.12.0–6.13.0 and @9357bd7 for 6.15.0, `RichCardViewHolder.kt` @9357bd7,
+/// `InboxViewHolder` for the legacy row).
 extension CardContext {
     /// The message's own action: its link `l` (createMessage `link`) or rich media `rm` (`rich_media`).
     ///
@@ -74,35 +75,68 @@ extension CardContext {
         return actions
     }
 
+    /// Android: the row, the video poster, the legacy row's `b` thumbnail, slides and the drawn buttons. The
+    /// profiles share everything but what ``AndroidProfile/videoOwnsRow`` and
+    /// ``AndroidProfile/buttonTapMarksOpened`` say.
     mutating func androidTapActions(_ card: ResolvedCard, slides: [Slide], hasVideo: Bool) -> [TapAction] {
         let own = messageAction()
         var actions: [TapAction] = []
         if card.resolved == .video && hasVideo {
-            if androidProfile >= .v6_13 {
-                // 6.15.0: the video card owns the row (`OwnRowDestination`), so `l`/`rm` never run from it.
+            if androidProfile.videoOwnsRow {
+                // 6.15.0 (`InboxAdapter.kt` @9357bd7, android-inbox.md §2.1): a card with a destination of its own
+                // gets the row tap (`OwnRowDestination`); the video card's is its player, so `l`/`rm` never run.
                 actions.append(
                     TapAction(
                         target: .row, action: .playVideo,
                         note: own == nil
-                            ? "6.15.0 (OwnRowDestination); 6.13.0 runs the row action outside the poster"
-                            : "6.15.0 (OwnRowDestination): the message's own action never runs; 6.13.0 runs it "
-                                + "outside the poster"))
+                            ? "the video card owns the row (OwnRowDestination)"
+                            : "the video card owns the row (OwnRowDestination): the message's own action never runs"))
                 if let own {
                     add(
                         .warning, CardFindingCode.tapOverridden,
-                        "the message carries \(viaText(own)), but from Android SDK 6.15 a tap anywhere on a video card "
-                            + "opens the player: the message action never runs", path: nil)
+                        "the message carries \(viaText(own)), but on Android SDK \(androidProfile) a tap anywhere on a "
+                            + "video card opens the player: the message action never runs", path: nil)
                 }
             } else {
-                actions.append(rowAction(own))
+                // 6.12.0–6.13.0 (`InboxAdapter.kt` @a9a39ef, not stored at 2673c0a): the row click is the adapter's,
+                // as for every card: the message's own action (`l`/`rm`), else the message opens. Only the poster
+                // opens the player (`VideoInboxViewHolder`, §2.7), so both destinations are reachable.
+                var row = rowAction(own)
+                row.note = "outside the poster; from 6.15.0 the whole row opens the player (OwnRowDestination)"
+                actions.append(row)
             }
             actions.append(TapAction(target: .poster, action: .playVideo))
         } else {
             actions.append(rowAction(own))
         }
+        // The legacy row's `b` thumbnail opens the image full screen (`AttachmentActivity`: android-inbox.md §2.1
+        // @a9a39ef/@2673c0a; android-assets.md §1: `InboxViewHolder.kt` @9357bd7). ≤ 6.11 has the same legacy row
+        // (`TEXT_VIEW_TYPE`, §2.1 @b591d3c), so it gets the target too [INF: its thumbnail tap is not quoted].
+        if card.resolved == .legacy, let banner = card.assets.first(where: { $0.role == .heroImage }) {
+            actions.append(TapAction(target: .attachment, action: .openAttachment, url: banner.fetchURL))
+        }
         appendSlideActions(slides, own: nil, into: &actions)
+        let firstButton = actions.endIndex
         appendButtonActions(card.buttons, own: nil, into: &actions)
+        if androidProfile.buttonTapMarksOpened {
+            for index in actions[firstButton...].indices {
+                actions[index].note = Self.markedOpenedNote(actions[index].action)
+            }
+        }
         return actions
+    }
+
+    /// 6.15.0's button tap (`RichCardViewHolder.kt` @9357bd7, android-inbox.md §2.7, §2.8): `markMessageOpened`
+    /// first, whatever the button does; markRead then does nothing more, custom only logs, and a refused URL still
+    /// counts as opened (`InboxCardOpenStatusTest.unsafeUrlButtonTap_marksOpenedAndOpensNothing`).
+    private static func markedOpenedNote(_ action: TapAction.Action) -> String {
+        switch action {
+        case .markRead: "marks the message opened (markMessageOpened), not just read"
+        case .custom: "marks the message opened (markMessageOpened); the SDK then only logs"
+        case .refused: "opens nothing, but marks the message opened (markMessageOpened)"
+        case .dismiss: "marks the message opened (markMessageOpened), then deletes it"
+        default: "marks the message opened first (markMessageOpened)"
+        }
     }
 
     /// Slides: their own url (unless the message action replaces it), else the row action.

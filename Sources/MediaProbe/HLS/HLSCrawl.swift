@@ -1,5 +1,16 @@
 public import Findings
 
+/// A picture size in pixels, as a variant's `RESOLUTION` or its probed media give it.
+public struct HLSPictureSize: Sendable, Hashable {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+}
+
 /// One thing the pipeline should fetch for an HLS stream.
 public struct HLSFetch: Sendable, Hashable {
     /// Why it is fetched; decides what ``HLSCrawl/record(_:body:finalURL:)`` does with the bytes.
@@ -110,7 +121,8 @@ public enum HLSPlanner {
         return fetches
     }
 
-    static func withoutFragment(_ url: String) -> String {
+    /// `url` without its `#fragment` (also the key of ``HLSCrawl/probedSizes``).
+    public static func withoutFragment(_ url: String) -> String {
         url.firstIndex(of: "#").map { String(url[..<$0]) } ?? url
     }
 }
@@ -166,6 +178,10 @@ public struct HLSCrawl: Sendable {
     /// What the sampled media segments' bytes are (`mpegTS`, `mp4` for fMP4/CMAF, …): Android's MediaPlayer plays
     /// TS segments only (android-assets.md §4).
     public private(set) var sampledSegmentFormats: Set<MediaFormat> = []
+    /// The picture size each media playlist's media shows, from its first sampled init segment (`tkhd`) or MPEG-TS
+    /// segment (the H.264 SPS), keyed by the playlist's base URL without fragment: a master whose variants do not all
+    /// carry `RESOLUTION` is sized by what the player would decode.
+    public private(set) var probedSizes: [String: HLSPictureSize] = [:]
     /// True when nothing is queued: everything handed out has been or is being fetched.
     public var isDrained: Bool { queue.isEmpty }
 
@@ -325,6 +341,11 @@ public struct HLSCrawl: Sendable {
         }
         let format = MediaSniffer.sniff(body)
         if fetch.purpose == .segment { sampledSegmentFormats.insert(format) }
+        if let referrer = fetch.referrer, probedSizes[HLSPlanner.withoutFragment(referrer)] == nil,
+            let size = Self.pictureSize(body, format: format, purpose: fetch.purpose)
+        {
+            probedSizes[HLSPlanner.withoutFragment(referrer)] = size
+        }
         if fetch.purpose == .initSegment, format == .mp4 || format == .quickTime {
             checkInitSegment(body, path: path, variant: fetch.referrer)
         }
@@ -378,6 +399,24 @@ public struct HLSCrawl: Sendable {
                         + "stream(s) has a codec AVPlayer on iOS does not decode.", path: path
                 ).on(.ios))
             variantURLs = []  // reported once
+        }
+    }
+
+    /// The video's picture size in an init segment (the first video track's `tkhd`, rotation applied) or a TS
+    /// segment (the first H.264 SPS); nil for anything else.
+    static func pictureSize(_ body: [UInt8], format: MediaFormat, purpose: HLSFetch.Purpose) -> HLSPictureSize? {
+        switch (purpose, format) {
+        case (.initSegment, .mp4), (.initSegment, .quickTime):
+            let walk = walkISOBoxes(body, from: 0, to: Int.max, maxBoxes: 64)
+            guard let moov = walk.boxes.first(where: { $0.type == "moov" }), moov.end <= body.count,
+                let track = MovieHeader(body, moov: moov, maxBoxes: 256).videoTrack, let width = track.width,
+                let height = track.height, width > 0, height > 0
+            else { return nil }
+            return HLSPictureSize(width: width, height: height)
+        case (.segment, .mpegTS):
+            return TransportStream.h264PictureSize(body).map { HLSPictureSize(width: $0.width, height: $0.height) }
+        default:
+            return nil
         }
     }
 

@@ -14,22 +14,7 @@ enum HEIFHeader {
         }
         guard meta.end <= bytes.count else { return parse.ranOut("the 'meta' box") }
         let metaChildren = walkISOBoxes(bytes, from: meta.payload + 4, to: meta.end, maxBoxes: maxBoxes)
-        let itemDataEnd = metaChildren.boxes.first(where: { $0.type == "iloc" }).flatMap { fileDataEnd(bytes, $0) }
-        if parse.complete, top.stop != .end, case .overruns(let type, _, let size, let room) = top.stop,
-            let itemDataEnd, itemDataEnd <= bytes.count
-        {
-            // A box ('mdat' usually) claims more bytes than the file has, but every item extent 'iloc' lists —
-            // the primary image's among them — is in the file. libheif reads items through 'iloc' only (it never
-            // checks that 'mdat' is whole), so the image decodes: a warning, as the truncation rule says.
-            parse.ranOut(
-                "box '\(type)' (it claims \(size) bytes, \(room) remain), after the data of every item",
-                severity: .warning)
-        } else if parse.complete, top.stop != .end {
-            // The header is readable but the image data ('mdat' usually follows 'meta') is cut off.
-            report(top.stop, &parse, missing: "the image data", topLevel: true)
-        } else if parse.complete, let dataEnd = itemDataEnd, dataEnd > bytes.count {
-            parse.ranOut("the image data (the item locations reach byte \(dataEnd))")
-        }
+        checkItemData(&parse, top.stop, metaChildren.boxes, maxBoxes: maxBoxes)
         guard let iprp = metaChildren.boxes.first(where: { $0.type == "iprp" }) else {
             return report(metaChildren.stop, &parse, missing: "'iprp'", topLevel: false)
         }
@@ -139,9 +124,209 @@ enum HEIFHeader {
         }
     }
 
-    /// `iloc`: the end of the furthest item extent stored in the file itself (construction method 0), so a file
-    /// cut exactly between boxes is still noticed. Nil when the box cannot be read; bounded by the box's end.
-    private static func fileDataEnd(_ bytes: [UInt8], _ iloc: ISOBox) -> Int? {
+    /// Whether the items decoders need are in the file. libheif reads an item's data through `iloc` only when it
+    /// needs that item (`Box_iloc::read_data`: "Extent in iloc box references data outside of file bounds"), and
+    /// never checks that `mdat` is whole. Decoding the primary image needs the primary item, the items it is
+    /// derived from through `dimg` (grid tiles, `iden`, `iovl` inputs) and its alpha plane (an `auxl` item whose
+    /// `auxC` is one of the alpha URNs: `ImageItem::decode_image` fails when the alpha image does); opening the
+    /// file needs the Exif and XMP (`mime`) items (`HeifContext::interpret_heif_file`: "these item types should
+    /// have data"). Any of those cut off is an error. A thumbnail (`thmb`), another auxiliary image (a depth map)
+    /// or any other item cut off leaves the primary image whole: the user sees it, so a warning. (libheif before
+    /// 1.18 read every item while opening and refused such a file; 1.18, commit 923411cc, stopped failing on items
+    /// it does not need.) A top-level box (`mdat` usually) that claims more bytes than the file has is judged the
+    /// same way: the needed items decide.
+    private static func checkItemData(
+        _ parse: inout HeaderParse, _ stop: ISOBoxWalkStop, _ metaChildren: [ISOBox], maxBoxes: Int
+    ) {
+        guard parse.complete else { return }
+        let bytes = parse.bytes
+        let ends = metaChildren.first(where: { $0.type == "iloc" }).flatMap { itemDataEnds(bytes, $0) }
+        let items = HEIFItems(bytes, metaChildren, maxBoxes: maxBoxes)
+        // Without a primary item (or its references) every item counts as needed.
+        let needed = ends.map { ends in ends.filter { items?.needed.contains($0.key) ?? true } }
+        let neededEnd = needed.map { $0.values.max() ?? 0 }
+        let secondary = ends.flatMap { ends in
+            ends.filter { $0.value > bytes.count && !(items?.needed.contains($0.key) ?? true) }.min { $0.key < $1.key }
+        }
+        func secondaryCut(_ item: (key: Int, value: Int)) -> String {
+            let role = items?.role(of: item.key) ?? "an item the primary image does not need"
+            let reach = item.value == Int.max ? "beyond 2⁶³" : "\(item.value)"
+            return "the data of item \(item.key) (\(role); it reaches byte \(reach)); the primary image, its alpha "
+                + "and metadata are whole, so decoders show it"
+        }
+        if stop != .end, case .overruns(let type, _, let size, let room) = stop, let neededEnd,
+            neededEnd <= bytes.count
+        {
+            // A box ('mdat' usually) claims more bytes than the file has, but every extent the primary image
+            // needs is in the file.
+            if let secondary {
+                return parse.ranOut(secondaryCut(secondary), severity: .warning)
+            }
+            return parse.ranOut(
+                "box '\(type)' (it claims \(size) bytes, \(room) remain), after the data of every item",
+                severity: .warning)
+        }
+        if stop != .end {
+            // The header is readable but the image data ('mdat' usually follows 'meta') is cut off.
+            return report(stop, &parse, missing: "the image data", topLevel: true)
+        }
+        if let neededEnd, neededEnd > bytes.count {
+            let reach = neededEnd == Int.max ? "beyond 2⁶³" : "\(neededEnd)"
+            return parse.ranOut("the image data (the item locations reach byte \(reach))")
+        }
+        if let secondary { parse.ranOut(secondaryCut(secondary), severity: .warning) }
+    }
+
+    /// The items of a HEIF file that decoding its primary image needs (see ``checkItemData``), from `pitm`, `iref`,
+    /// `iinf` and the `auxC` properties. Nil without a primary item.
+    struct HEIFItems {
+        /// The primary item, its `dimg` inputs and alpha planes (transitively), and the Exif / XMP items.
+        private(set) var needed: Set<Int> = []
+        private var references: [(type: String, from: Int, to: [Int])] = []
+        private var types: [Int: String] = [:]
+
+        /// The alpha URNs libheif's `HeifContext::interpret_heif_file` recognises in `auxC`.
+        static let alphaTypes: Set<String> = [
+            "urn:mpeg:avc:2015:auxid:1", "urn:mpeg:hevc:2015:auxid:1", "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha",
+        ]
+
+        init?(_ bytes: [UInt8], _ metaChildren: [ISOBox], maxBoxes: Int) {
+            guard let pitm = metaChildren.first(where: { $0.type == "pitm" }),
+                let primary = HEIFHeader.itemID(bytes, pitm)
+            else {
+                return nil
+            }
+            if let iref = metaChildren.first(where: { $0.type == "iref" }) {
+                references = Self.references(bytes, iref, maxBoxes: maxBoxes)
+            }
+            var contentTypes: [Int: String] = [:]
+            if let iinf = metaChildren.first(where: { $0.type == "iinf" }) {
+                (types, contentTypes) = Self.itemTypes(bytes, iinf, maxBoxes: maxBoxes)
+            }
+            let auxTypes = Self.auxiliaryTypes(bytes, metaChildren, maxBoxes: maxBoxes)
+            needed = [primary]
+            // Each round adds at least one item, so at most as many rounds as there are references.
+            for _ in 0...references.count {
+                var grew = false
+                for reference in references {
+                    if reference.type == "dimg", needed.contains(reference.from) {
+                        for input in reference.to where needed.insert(input).inserted { grew = true }
+                    } else if reference.type == "auxl", !needed.contains(reference.from),
+                        reference.to.contains(where: { needed.contains($0) }),
+                        auxTypes[reference.from].map({ Self.alphaTypes.contains($0) }) ?? false
+                    {
+                        needed.insert(reference.from)
+                        grew = true
+                    }
+                }
+                if !grew { break }
+            }
+            for (item, type) in types
+            where type == "Exif" || (type == "mime" && contentTypes[item]?.hasPrefix("image/") != true) {
+                needed.insert(item)
+            }
+        }
+
+        /// What an item the primary image does not need is, for messages.
+        func role(of item: Int) -> String {
+            let type = types[item].map { "'\($0)', " } ?? ""
+            if references.contains(where: { $0.type == "thmb" && $0.from == item }) { return "\(type)a thumbnail" }
+            if let owner = references.first(where: { $0.type == "dimg" && $0.to.contains(item) })?.from,
+                references.contains(where: { $0.type == "thmb" && $0.from == owner })
+            {
+                return "\(type)part of a thumbnail"
+            }
+            if references.contains(where: { $0.type == "auxl" && $0.from == item }) {
+                return "\(type)an auxiliary image such as a depth map"
+            }
+            return "\(type)an item the primary image does not need"
+        }
+
+        /// `iref`: version 0 stores 16-bit item ids, version 1 32-bit ones; each child box is one reference type.
+        private static func references(_ bytes: [UInt8], _ iref: ISOBox, maxBoxes: Int) -> [(
+            type: String, from: Int, to: [Int]
+        )] {
+            guard let version = bytes.u8(iref.payload) else { return [] }
+            let width = version == 0 ? 2 : 4
+            let end = Swift.min(iref.end, bytes.count)
+            func id(_ offset: Int) -> Int? {
+                guard offset + width <= end else { return nil }
+                return width == 2 ? bytes.u16be(offset) : bytes.u32be(offset)
+            }
+            var found: [(type: String, from: Int, to: [Int])] = []
+            for box in walkISOBoxes(bytes, from: iref.payload + 4, to: iref.end, maxBoxes: maxBoxes).boxes {
+                guard let from = id(box.payload), let count = bytes.u16be(box.payload + width),
+                    box.payload + width + 2 <= end
+                else { continue }
+                var to: [Int] = []
+                for index in 0..<count {
+                    guard let target = id(box.payload + width + 2 + index * width) else { break }
+                    to.append(target)
+                }
+                found.append((box.type, from, to))
+            }
+            return found
+        }
+
+        /// `iinf` → `infe` (versions 2 and 3): item id, type, and a `mime` item's content type.
+        private static func itemTypes(_ bytes: [UInt8], _ iinf: ISOBox, maxBoxes: Int) -> ([Int: String], [Int: String])
+        {
+            guard let version = bytes.u8(iinf.payload) else { return ([:], [:]) }
+            var types: [Int: String] = [:]
+            var contentTypes: [Int: String] = [:]
+            let first = iinf.payload + 4 + (version == 0 ? 2 : 4)
+            for infe in walkISOBoxes(bytes, from: first, to: iinf.end, maxBoxes: maxBoxes).boxes
+            where infe.type == "infe" {
+                let end = Swift.min(infe.end, bytes.count)
+                guard let infeVersion = bytes.u8(infe.payload), infeVersion >= 2 else { continue }
+                let idWidth = infeVersion == 2 ? 2 : 4
+                let idOffset = infe.payload + 4
+                guard idOffset + idWidth + 6 <= end,
+                    let item = idWidth == 2 ? bytes.u16be(idOffset) : bytes.u32be(idOffset),
+                    let type = bytes.fourCC(idOffset + idWidth + 2)
+                else { continue }
+                types[item] = type
+                if type == "mime" {
+                    // item_name, then content_type: NUL-terminated strings.
+                    var offset = idOffset + idWidth + 6
+                    while offset < end, bytes[offset] != 0 { offset += 1 }
+                    let start = offset + 1
+                    var stop = start
+                    while stop < end, bytes[stop] != 0 { stop += 1 }
+                    if start <= stop { contentTypes[item] = String(decoding: bytes[start..<stop], as: UTF8.self) }
+                }
+            }
+            return (types, contentTypes)
+        }
+
+        /// Every item's `auxC` type (the NUL-terminated URN after the full-box header), through `ipma`.
+        private static func auxiliaryTypes(_ bytes: [UInt8], _ metaChildren: [ISOBox], maxBoxes: Int) -> [Int: String] {
+            guard let iprp = metaChildren.first(where: { $0.type == "iprp" }) else { return [:] }
+            let children = walkISOBoxes(bytes, from: iprp.payload, to: iprp.end, maxBoxes: maxBoxes).boxes
+            guard let ipco = children.first(where: { $0.type == "ipco" }),
+                let ipma = children.first(where: { $0.type == "ipma" })
+            else { return [:] }
+            let properties = walkISOBoxes(bytes, from: ipco.payload, to: ipco.end, maxBoxes: maxBoxes).boxes
+            var types: [Int: String] = [:]
+            for (item, indices) in HEIFHeader.associations(bytes, ipma) {
+                for index in indices where index >= 1 && index <= properties.count {
+                    let property = properties[index - 1]
+                    guard property.type == "auxC" else { continue }
+                    let start = property.payload + 4
+                    let end = Swift.min(property.end, bytes.count)
+                    guard start <= end else { continue }
+                    var stop = start
+                    while stop < end, bytes[stop] != 0 { stop += 1 }
+                    types[item] = String(decoding: bytes[start..<stop], as: UTF8.self)
+                }
+            }
+            return types
+        }
+    }
+
+    /// `iloc`: per item, the end of its furthest extent stored in the file itself (construction method 0), so a
+    /// file cut exactly between boxes is still noticed. Nil when the box cannot be read; bounded by the box's end.
+    private static func itemDataEnds(_ bytes: [UInt8], _ iloc: ISOBox) -> [Int: Int]? {
         let end = Swift.min(iloc.end, bytes.count)
         guard let version = bytes.u8(iloc.payload), let sizes = bytes.u16be(iloc.payload + 4), version <= 2 else {
             return nil
@@ -167,9 +352,9 @@ enum HEIFHeader {
             return bytes.u16be(offset)
         }
         guard let itemCount = version < 2 ? read16() : read(4) else { return nil }
-        var furthest = 0
+        var ends: [Int: Int] = [:]
         for _ in 0..<itemCount {
-            guard (version < 2 ? read16() : read(4)) != nil else { return nil }
+            guard let item = version < 2 ? read16() : read(4) else { return nil }
             var method = 0
             if version >= 1 {
                 guard let field = read16() else { return nil }
@@ -182,10 +367,10 @@ enum HEIFHeader {
                 }
                 let (sum, overflow) = base.addingReportingOverflow(extentOffset)
                 let (extentEnd, overflow2) = sum.addingReportingOverflow(length)
-                if method == 0, !overflow, !overflow2 { furthest = Swift.max(furthest, extentEnd) }
+                if method == 0 { ends[item] = Swift.max(ends[item] ?? 0, overflow || overflow2 ? Int.max : extentEnd) }
             }
         }
-        return furthest
+        return ends
     }
 
     /// `pitm`: version 0 stores a 16-bit item id, later versions a 32-bit one.
@@ -196,32 +381,38 @@ enum HEIFHeader {
 
     /// `ipma`: the 1-based `ipco` indices associated with `item`. Bounded by the box's own end.
     private static func propertyIndices(_ bytes: [UInt8], _ ipma: ISOBox, item: Int) -> [Int]? {
+        associations(bytes, ipma).first { $0.item == item }?.indices
+    }
+
+    /// `ipma`: every item's 1-based `ipco` indices, in order, up to the first entry that does not fit the box.
+    private static func associations(_ bytes: [UInt8], _ ipma: ISOBox) -> [(item: Int, indices: [Int])] {
         guard let version = bytes.u8(ipma.payload), let flags = bytes.u8(ipma.payload + 3),
             let entryCount = bytes.u32be(ipma.payload + 4)
-        else { return nil }
+        else { return [] }
         let end = Swift.min(ipma.end, bytes.count)
         let wideIDs = version >= 1
         let wideIndices = flags & 1 == 1
         var offset = ipma.payload + 8
+        var entries: [(item: Int, indices: [Int])] = []
         for _ in 0..<entryCount {
-            guard offset < end, let id = wideIDs ? bytes.u32be(offset) : bytes.u16be(offset) else { return nil }
+            guard offset < end, let id = wideIDs ? bytes.u32be(offset) : bytes.u16be(offset) else { return entries }
             offset += wideIDs ? 4 : 2
-            guard let count = bytes.u8(offset) else { return nil }
+            guard let count = bytes.u8(offset) else { return entries }
             offset += 1
             var indices: [Int] = []
             for _ in 0..<count {
                 if wideIndices {
-                    guard let value = bytes.u16be(offset), offset + 2 <= end else { return nil }
+                    guard let value = bytes.u16be(offset), offset + 2 <= end else { return entries }
                     indices.append(value & 0x7FFF)
                     offset += 2
                 } else {
-                    guard let value = bytes.u8(offset), offset < end else { return nil }
+                    guard let value = bytes.u8(offset), offset < end else { return entries }
                     indices.append(value & 0x7F)
                     offset += 1
                 }
             }
-            if id == item { return indices }
+            entries.append((id, indices))
         }
-        return nil
+        return entries
     }
 }

@@ -45,7 +45,8 @@ public enum ImageFindingCode {
     /// A BMP whose bit count no decoder knows or whose palette is impossible (error); a palette larger than the
     /// bit count allows, which decoders tolerate (warning).
     public static let bmpBadHeader = "image.bmpBadHeader"
-    /// A TIFF whose strip or tile offsets point past the end of the file: the pixels cannot be read (error).
+    /// A TIFF whose strips or tiles cannot all be read: one starting past the end of the file, a byte count of 0 or
+    /// one whose end overflows, or fewer strips (tiles) listed than the image needs (error).
     public static let tiffDataOutOfBounds = "image.tiffDataOutOfBounds"
     /// An ICO/CUR entry whose embedded PNG or BMP claims a decoded size beyond the pixel limit, whatever its
     /// directory entry says (error).

@@ -167,6 +167,34 @@ struct TIFFReader {
         }
     }
 
+    /// A LONG8 of 2⁶³ or more (beyond any file) as `Int.max`, so a strip offset or byte count that large is still
+    /// seen, as one past the end of the file.
+    private func readSaturating(type: Int, at offset: Int) -> Int? {
+        guard type == 16, big, offset >= 0, offset + 8 <= end else { return read(type: type, at: offset) }
+        guard let high = u32(offset + (bigEndian ? 0 : 4)), let low = u32(offset + (bigEndian ? 4 : 0)) else {
+            return nil
+        }
+        return high >= 1 << 31 ? Int.max : high << 32 | low
+    }
+
+    /// Whether IFD0 has an entry for `tag` (readable or not).
+    func hasTag(_ tag: Int) -> Bool { entry(ofTag: tag) != nil }
+
+    /// Where `tag`'s values end (in the entry's value field, or out of line), saturating; nil when the entry is
+    /// absent, its type unknown, or the offset of its values unreadable.
+    func valuesEnd(ofTag wanted: Int) -> Int? {
+        guard let entry = entry(ofTag: wanted) else { return nil }
+        let width = Self.width(of: entry.type)
+        guard width > 0 else { return nil }
+        let (size, overflow) = entry.count.multipliedReportingOverflow(by: width)
+        guard !overflow else { return Int.max }
+        if size <= (big ? 8 : 4) { return entry.field + size }
+        guard let offset = big ? u64(entry.field) : u32(entry.field) else { return nil }
+        let (start, overflow2) = base.addingReportingOverflow(offset)
+        let (end, overflow3) = start.addingReportingOverflow(size)
+        return overflow2 || overflow3 ? Int.max : end
+    }
+
     private static func width(of type: Int) -> Int {
         switch type {
         case 3: 2
@@ -193,16 +221,8 @@ struct TIFFReader {
         return overflow ? Int.max : entries + size + (big ? 8 : 4)
     }
 
-    /// The end of the last pixel strip (StripOffsets + StripByteCounts), for single-strip and multi-strip files.
-    /// Nil when the tags are missing or out of bounds.
-    func endOfStrips() -> Int? {
-        guard let offsets = array(ofTag: 273), let counts = array(ofTag: 279), offsets.count == counts.count else {
-            return nil
-        }
-        return zip(offsets, counts).map { $0 &+ $1 }.max()
-    }
-
-    /// A SHORT, LONG or LONG8 tag's values (inline when they fit in the value field); at most 65,536 of them.
+    /// A SHORT, LONG or LONG8 tag's values (inline when they fit in the value field); at most 65,536 of them. A
+    /// LONG8 of 2⁶³ or more reads as `Int.max`.
     func array(ofTag wanted: Int) -> [Int]? {
         guard let entry = entry(ofTag: wanted) else { return nil }
         let width = Self.width(of: entry.type)
@@ -212,7 +232,7 @@ struct TIFFReader {
         guard let start else { return nil }
         var values: [Int] = []
         for item in 0..<entry.count {
-            guard let value = read(type: entry.type, at: start + item * width) else { return nil }
+            guard let value = readSaturating(type: entry.type, at: start + item * width) else { return nil }
             values.append(value)
         }
         return values

@@ -35,6 +35,11 @@ enum OtherImageHeaders {
         guard checkBitCount(&parse, bitCount: bitCount, compression: compression, colorsUsed: colorsUsed) else {
             return
         }
+        if compression == 1 || compression == 2, parse.complete, width > 0, height > 0 {
+            return checkRLE(
+                &parse, pixelOffset: bytes.u32le(10) ?? 0, width: width, height: height, rle4: compression == 2,
+                claimedSize: claimedSize ?? 0)
+        }
         guard parse.complete, let claimedSize, claimedSize > bytes.count else { return }
         // bfSize is advisory: Pillow's BmpImagePlugin never reads it and decodes from bfOffBits for as many rows as
         // the header has. When the rows of an uncompressed (BI_RGB/BI_BITFIELDS) bitmap are all there, an
@@ -93,48 +98,6 @@ enum OtherImageHeaders {
         setSize(&parse, width: width, height: height)
         if let orientation = reader.orientation() { parse.header.swapsAxes = (5...8).contains(orientation) }
         if parse.complete { checkTIFFData(&parse, reader, width: width, height: height) }
-    }
-
-    /// The strips (or tiles) of IFD0 must lie in the file. libtiff (which ImageIO's TIFF reader shares its
-    /// structure with) fails a strip whose offset is past the end ("Read error on strip"), and so does Pillow
-    /// ("image file is truncated"): an error with its own code. A byte count that runs past the end is a cut-off
-    /// file — except for uncompressed strips, where libtiff's `TIFFReadEncodedStrip` reads only the computed strip
-    /// size (rows × row bytes) and Pillow's raw decoder only the rows it needs: when those rows are all there, an
-    /// overstated byte count is a warning.
-    private static func checkTIFFData(_ parse: inout HeaderParse, _ reader: TIFFReader, width: Int, height: Int) {
-        let total = parse.bytes.count
-        let tiled = reader.array(ofTag: 324) != nil
-        guard let offsets = reader.array(ofTag: tiled ? 324 : 273), let counts = reader.array(ofTag: tiled ? 325 : 279),
-            offsets.count == counts.count
-        else { return }
-        let what = tiled ? "tile" : "strip"
-        if let index = offsets.indices.first(where: { counts[$0] > 0 && offsets[$0] >= total }) {
-            parse.header.findings.append(
-                .error(
-                    ImageFindingCode.tiffDataOutOfBounds,
-                    "Corrupt TIFF: \(what) \(index + 1) of \(offsets.count) starts at byte \(offsets[index]), past the "
-                        + "end of the file (\(total) bytes); decoders cannot read its pixels."))
-            return
-        }
-        guard let end = zip(offsets, counts).map({ $0 &+ $1 }).max(), end > total else { return }
-        let uncompressed = (reader.value(ofTag: 259) ?? 1) == 1
-        let chunky = (reader.value(ofTag: 284) ?? 1) == 1
-        if !tiled, uncompressed, chunky, width > 0, height > 0 {
-            let samples = reader.array(ofTag: 258) ?? [1]
-            let bitsPerPixel = samples.count == 1 ? samples[0] * (reader.value(ofTag: 277) ?? 1) : samples.reduce(0, +)
-            let rowBytes = (saturatingProduct(width, bitsPerPixel) &+ 7) / 8
-            let rowsPerStrip = Swift.max(Swift.min(reader.value(ofTag: 278) ?? height, height), 1)
-            var complete = true
-            for (index, offset) in offsets.enumerated() {
-                let rows = Swift.min(rowsPerStrip, Swift.max(height - index * rowsPerStrip, 0))
-                if offset &+ saturatingProduct(rows, rowBytes) > total { complete = false }
-            }
-            if complete {
-                return parse.ranOut(
-                    "its strip byte counts (they reach byte \(end)); every row of pixels is there", severity: .warning)
-            }
-        }
-        parse.ranOut("the pixel data (the \(what)s end at byte \(end))")
     }
 
     /// ICO and CUR. Which entry is reported: the largest (width × height, then the directory's bit count), as

@@ -35,13 +35,39 @@ enum PNGHeader {
         guard CRC32.checksum(bytes[(ihdr + 4)..<(ihdr + 21)]) == UInt32(storedCRC) else {
             return parse.corrupt("the IHDR checksum does not match; decoders reject the file.")
         }
-        let interlaced = bytes.u8(ihdr + 20) == 1
+        // libpng's png_check_IHDR (png.c, called from png_handle_IHDR through png_set_IHDR) warns "Unknown
+        // compression method in IHDR" for any method but 0, "Unknown filter method in IHDR" for any filter method
+        // but 0 (64, MNG's intrapixel differencing, only in a datastream without a PNG signature: "Invalid filter
+        // method in IHDR" otherwise) and "Unknown interlace method in IHDR" beyond 1, then fails with
+        // png_error("Invalid IHDR data"). Pillow's chunk_IHDR refuses a filter method but 0 as well ("unknown
+        // filter category"). No decoder gets past these.
+        let methods = (compression: bytes[ihdr + 18], filter: bytes[ihdr + 19], interlace: bytes[ihdr + 20])
+        guard methods.compression == 0 else {
+            return parse.corrupt(
+                "IHDR names compression method \(methods.compression); only 0 (deflate) exists and libpng refuses "
+                    + "the file (\"Unknown compression method in IHDR\").")
+        }
+        guard methods.filter == 0 else {
+            return parse.corrupt(
+                "IHDR names filter method \(methods.filter); a PNG file has only method 0 and libpng refuses the "
+                    + "file (\"\(methods.filter == 64 ? "Invalid" : "Unknown") filter method in IHDR\").")
+        }
+        guard methods.interlace <= 1 else {
+            return parse.corrupt(
+                "IHDR names interlace method \(methods.interlace); only 0 (none) and 1 (Adam7) exist and libpng "
+                    + "refuses the file (\"Unknown interlace method in IHDR\").")
+        }
+        let interlaced = methods.interlace == 1
         let layout = PixelLayout(
             width: width, height: height, depth: depth, colorType: colorType, interlaced: interlaced)
         let chunks = walkChunks(&parse, from: ihdr + 25, maxChunks: maxChunks)
         checkChunkOrder(&parse, chunks, colorType: colorType)
-        // CgBI streams are Apple's own (raw deflate, BGRA) and only ImageIO reads them: not second-guessed.
-        if chunks.firstRunEnded, ihdr == 8 { checkPixelData(&parse, chunks, layout: layout) }
+        // A zlib stream (PNG spec §10.1); CgBI's is raw deflate (no zlib header or Adler-32), the way ImageIO and
+        // every CgBI reader (pngcrush -revert-iphone-optimizations) inflate it. Its rows are BGRA in the layout
+        // RGBA rows have, so the same first-row rule holds.
+        if chunks.firstRunEnded {
+            checkPixelData(&parse, chunks, layout: layout, format: ihdr == 8 ? .zlib : .raw)
+        }
     }
 
     /// What the chunk walk saw of the image data: the first run of consecutive IDAT chunks is the zlib stream
@@ -171,11 +197,12 @@ enum PNGHeader {
     /// taken as good: a first row (or an image) that large is judged by the pixel limits instead.
     static let maxInflatedBytes = 16 << 20
 
-    /// Inflates the first IDAT run just far enough: one row normally; the whole image when an IDAT chunk comes
-    /// after another chunk, since then decoders see only the first run and it must hold every row. Only the
-    /// filter byte is kept, so memory stays at the 32 KiB window whatever IHDR claims.
+    /// Inflates the first IDAT run (with zlib, ``InflateCheck``) just far enough: one row normally; the whole image
+    /// when an IDAT chunk comes after another chunk, since then decoders see only the first run and it must hold
+    /// every row. Only the filter byte is kept, so memory stays at zlib's state and 32 KiB window (bounded by
+    /// ``InflateCheck/memoryBudget``) whatever IHDR claims.
     private static func checkPixelData(
-        _ parse: inout HeaderParse, _ chunks: ChunkSummary, layout: PixelLayout
+        _ parse: inout HeaderParse, _ chunks: ChunkSummary, layout: PixelLayout, format: InflateCheck.Format
     ) {
         let run = chunks.firstRun
         func missing(_ why: String) {
@@ -186,16 +213,15 @@ enum PNGHeader {
                         + "no decoder shows a single row of it."))
         }
         guard !run.isEmpty else { return missing("the IDAT chunks hold no data") }
-        // A zlib stream (PNG spec §10.1); inflating checks the deflate data after the 2-byte header.
-        if let problem = zlibHeaderProblem(run) { return missing(problem) }
-        let stream = Array(run.dropFirst(2))
         let firstRow = Swift.min(layout.firstRowBytes, maxInflatedBytes)
         let whole = layout.totalBytes
         let needsWhole = chunks.laterIDATOffset != nil && whole <= maxInflatedBytes
-        let inflated = InflateCheck(stream, keep: 1, maxOutput: needsWhole ? whole : firstRow)
+        let inflated = InflateCheck(run, format: format, keep: 1, maxOutput: needsWhole ? whole : firstRow)
+        if inflated.outcome == .overBudget { return }  // zlib wanted more memory than the check allows: not judged
         if inflated.produced < firstRow {
             if case .invalid(let reason) = inflated.outcome {
-                return missing("its deflate data is invalid (\(reason)) after \(inflated.produced) bytes")
+                let what = format == .zlib ? "zlib" : "deflate"
+                return missing("its \(what) data is invalid (\(reason)) after \(inflated.produced) bytes")
             }
             return missing(
                 "the IDAT data inflates to \(inflated.produced) bytes and the first row needs \(layout.firstRowBytes)")

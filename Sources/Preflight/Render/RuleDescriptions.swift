@@ -37,7 +37,7 @@ enum RuleDescriptions {
         card.forcedIncomplete	A forced kind misses what it needs and renders incomplete or empty. Warning.
         card.forceKindUnavailable	The forced kind does not exist in this SDK profile; it is ignored. Warning.
         card.slideDropped	A carousel slide without a usable `image` was dropped. Warning.
-        card.slidesCapped	More usable slides than the profile shows (7.2: five; Android 6.12: ten, 6.13: five): the rest were dropped. Warning.
+        card.slidesCapped	More usable slides than the profile shows (7.2: five; Android 6.12: ten, 6.13 and 6.15: five): the rest were dropped. Warning.
         card.slideURLInvalid	A slide `url` that does not parse or has no scheme: a tap runs the message's default action. Warning.
         card.slideUntitled	A slide without a title: VoiceOver announces it only as "Slide". Info.
         card.videoInvalid	`video` is not a usable descriptor (no object, no http/https `url`). Warning.
@@ -58,7 +58,7 @@ enum RuleDescriptions {
         card.findingsTruncated	More findings than the budget of one card (hostile input): the rest are counted. Info.
         card.heroIgnored	The hero keys `attachment`/`b` hold a string that does not start with http:// or https:// (7.2: case-sensitive; Android: any case): the SDK skips it. Info.
         card.legacyRow	Android draws the legacy row: no known displayType and `richCardsHeuristicEnabled` off. Info.
-        card.tapOverridden	The message's own action (`l` link, `rm` rich media) replaces a destination the card shows: a video that never plays, a slide or button url that is never opened. Warning.
+        card.tapOverridden	The message's own action (`l` link, `rm` rich media) replaces a destination the card shows: a video that never plays, a slide or button url that is never opened; or, on Android 6.15, a video card owns its row, so the message's own action never runs. Warning.
         card.stringified	A non-string value the Android SDK turns into text (org.json `optString`: `5` → "5", `null` → "null"). Warning.
         card.broken	A needed asset fails (hero image, carousel slide, video, pass): the card renders as its kind but broken (error).
         card.placeholderNoDefault	A title or body holds a dynamic-content placeholder without a default (`{{first_name}}`): a user without that tag sees it empty (warning). Placeholders with one (`{{first_name|default:'there'}}`) render it in the preview.
@@ -108,7 +108,7 @@ enum RuleDescriptions {
         image.pngDataIncomplete	A PNG whose IHDR promises pixels but whose IDAT stream is empty, not zlib, invalid deflate, or inflates to less than the first row (or a first row with an unknown filter type): no decoder shows it (error).
         image.pngChunkOrder	PNG chunks out of the order decoders need: IDAT chunks split by another chunk so the first run lacks rows (error); a stray IDAT after complete image data, or a palette image without PLTE before IDAT (warning).
         image.bmpBadHeader	A BMP whose bit count no decoder knows or whose palette is impossible (error); a palette larger than the bit count allows, which decoders tolerate (warning).
-        image.tiffDataOutOfBounds	A TIFF whose strip or tile offsets point past the end of the file: the pixels cannot be read (error).
+        image.tiffDataOutOfBounds	A TIFF whose strips or tiles cannot all be read: one starting past the end of the file, a byte count of 0 or one whose end overflows, or fewer strips (tiles) listed than the image needs (error).
         image.icoEntryBomb	An ICO/CUR entry whose embedded PNG or BMP claims a decoded size beyond the pixel limit, whatever its directory entry says (error).
         image.gifFrameOutsideScreen	A GIF frame that reaches beyond the logical screen: the size reported is the screen's, the frame is clipped (warning).
         image.ats	iOS: the image URL (or a redirect hop) is plain `http://`: App Transport Security blocks it by default (warning); info for a host the app excepts (`--ios-ats-exceptions`). Android: `image.android.cleartext`.

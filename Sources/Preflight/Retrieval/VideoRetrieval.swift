@@ -28,6 +28,9 @@ public struct VideoProbe: Sendable {
     public var extraBytes = 0
     /// HLS: what the sampled media segments are (`mpegTS`, `mp4` for fMP4/CMAF).
     public var sampledSegmentFormats: Set<MediaFormat> = []
+    /// HLS: the picture size each media playlist's first init segment or TS segment shows, by the playlist's base
+    /// URL (``HLSCrawl/probedSizes``).
+    public var probedSizes: [String: HLSPictureSize] = [:]
 
     /// Creates a probe result.
     public init(
@@ -72,16 +75,17 @@ public struct VideoProbe: Sendable {
             redirectTargets: outcome?.redirects.map(\.location) ?? [])
     }
 
-    /// Width in pixels: the movie's video track (progressive) or the largest working variant's `RESOLUTION` (HLS).
-    public var width: Int? { video?.width ?? largestVariant?.width }
+    /// Width in pixels: the movie's video track (progressive) or the largest working variant's (HLS: its
+    /// `RESOLUTION`, else the size its first init segment or TS segment shows).
+    public var width: Int? { video?.width ?? largestVariant?.size.width }
     /// The video codec: the movie's sample entry (`avc1`, `hvc1`…) or the largest working variant's `CODECS`.
-    public var codec: String? { video?.videoCodec ?? largestVariant?.codecs }
+    public var codec: String? { video?.videoCodec ?? largestVariant?.variant.codecs }
     /// The movie's duration (progressive files).
     public var durationSeconds: Double? { video?.durationSeconds }
     /// Whether `moov` comes before `mdat` (progressive MP4/MOV), nil when not known or not MP4.
     public var moovBeforeMdat: Bool? { video?.moovBeforeMdat }
     /// Height in pixels (see ``width``).
-    public var height: Int? { video?.height ?? largestVariant?.height }
+    public var height: Int? { video?.height ?? largestVariant?.size.height }
     /// `hls`, or the container MediaProbe recognised (`mp4`, `quickTime`, …); `nil` when nothing arrived.
     public var format: String? { isHLS ? "hls" : video?.format.rawValue }
     /// The file's full size, from `Content-Range` or `Content-Length` (progressive files).
@@ -92,13 +96,29 @@ public struct VideoProbe: Sendable {
         return playlists.first { $0.purpose == .rootPlaylist }?.playlist.variants.filter { !$0.isIFrameOnly }.count
     }
 
-    /// The largest variant among those whose media playlist was fetched and parsed: a master whose variants
-    /// partly fail plays the others (AVPlayer switches to a variant that loads), so their size and codecs count.
-    private var largestVariant: HLSVariant? {
-        let working = Set(playlists.filter { $0.purpose == .variantPlaylist && $0.playlist.kind == .media }.map(\.url))
-        return playlists.first { $0.purpose == .rootPlaylist }?.playlist.variants
-            .filter { !$0.isIFrameOnly && working.contains($0.url) }
-            .max { ($0.width ?? 0) * ($0.height ?? 0) < ($1.width ?? 0) * ($1.height ?? 0) }
+    /// The largest variant among those whose media playlist was fetched and parsed, by picture area, as the player
+    /// picks the top rendition when the network allows: a master whose variants partly fail plays the others
+    /// (AVPlayer switches to a variant that loads), so their size and codecs count. A variant without `RESOLUTION`
+    /// is sized by its probed media (``probedSizes``); one with neither is not a candidate, and when no variant
+    /// has a size the first working one gives the codecs.
+    private var largestVariant: (variant: HLSVariant, size: (width: Int?, height: Int?))? {
+        var working: [String: String] = [:]  // requested variant URL → the playlist's base URL
+        for entry in playlists where entry.purpose == .variantPlaylist && entry.playlist.kind == .media {
+            working[entry.url] = HLSPlanner.withoutFragment(entry.playlist.baseURL)
+        }
+        guard let variants = playlists.first(where: { $0.purpose == .rootPlaylist })?.playlist.variants else {
+            return nil
+        }
+        var best: (variant: HLSVariant, size: (width: Int?, height: Int?), area: Int)?
+        for variant in variants where !variant.isIFrameOnly {
+            guard let base = working[variant.url] else { continue }
+            let probed = probedSizes[base]
+            let width = variant.width ?? probed?.width
+            let height = variant.height ?? probed?.height
+            let area = (width ?? 0) * (height ?? 0)
+            if best == nil || area > best!.area { best = (variant, (width, height), area) }
+        }
+        return best.map { ($0.variant, $0.size) }
     }
 
     /// `{"url", "hls", "format", "width", "height", "totalBytes", "variants", "range", "video", "playlists",
@@ -335,6 +355,7 @@ extension AssetRetriever {
             url: url, isHLS: true, outcome: rootOutcome, findings: crawl.findings, playlists: crawl.playlists)
         probe.extraBytes = extraBytes
         probe.sampledSegmentFormats = crawl.sampledSegmentFormats
+        probe.probedSizes = crawl.probedSizes
         return probe
     }
 
