@@ -12,6 +12,7 @@ import Synchronization
 /// STORE/index/records.log            append-only, checksummed index records; newest record per URL wins
 /// STORE/tmp/                         blobs being written: unnamed (`O_TMPFILE`) where the file system allows,
 ///                                    else one named file per writer, flock'd while alive
+/// STORE/leases/PID-TOKEN             the blobs one open store holds against gc, flock'd while it is open
 /// STORE/lock                         flock: shared for writers, exclusive for gc
 /// ```
 ///
@@ -37,6 +38,13 @@ import Synchronization
 /// themselves hold no store lock, so a long download never blocks gc, and gc never blocks a download for long.
 /// Orphan blobs younger than the gc grace period are kept: another process may be about to record them.
 ///
+/// ## gc never fails a concurrent run
+/// Every store names the blobs it commits or reads in a lease file of its own (see ``LeaseState``), and gc neither
+/// removes a blob a live process names nor evicts an entry that uses one. So a run that finds a blob another run
+/// wrote, and records it a batch later, still finds it when its record is appended; a run that looked an entry up
+/// reads, checks and exports the same bytes afterwards. A blob gc removed before a run named it is missing when the
+/// run looks: a miss, fetched again, never a failure.
+///
 /// ## Reads
 /// ``read(_:)`` and ``path(_:)`` re-hash the blob and answer ``BlobRead/damaged(_:)`` instead of returning
 /// wrong bytes; the damaged file is removed so that fetching the URL again can store a good copy.
@@ -51,6 +59,8 @@ public final class AssetStore: Sendable {
     let tempDirectory: String
     /// `STORE/exports/`: the export targets gc looks after (see ``registerExport(_:)``); made by the first export.
     let exportsDirectory: String
+    /// `STORE/leases/`: what open stores hold against gc (see ``LeaseState``); made by the first lease.
+    let leasesDirectory: String
     let logPath: String
     let lockPath: String
     /// The index log's name in `index/`.
@@ -77,6 +87,8 @@ public final class AssetStore: Sendable {
     /// Held while a batch of records is appended outside ``cache``'s mutex (``flushBatch(wait:)``): one flush at a
     /// time, so batches reach the log in the order they were taken. Taken before ``cache``, never while holding it.
     private let flushing = Mutex(())
+    /// This store's lease file and the blobs it names (see ``LeaseState``).
+    let leases = Mutex(LeaseState())
 
     /// Opens (creating if needed) the store at `directory`, or at ``defaultDirectory(environment:)``.
     /// - Parameters:
@@ -97,6 +109,7 @@ public final class AssetStore: Sendable {
         self.indexDirectory = root + "/index"
         self.tempDirectory = root + "/tmp"
         self.exportsDirectory = root + "/exports"
+        self.leasesDirectory = root + "/leases"
         self.logPath = root + "/index/records.log"
         self.lockPath = root + "/lock"
         self.batching = batching
@@ -121,6 +134,8 @@ public final class AssetStore: Sendable {
             _ = cache.flush(self, durable: true)
             cache.view.reset()
         }
+        // After the flush: the waiting records' blobs are held until their records are in the log.
+        releaseLease()
         for fd in [objectsFD, indexFD, tempFD] { close(fd) }
     }
 
@@ -269,12 +284,14 @@ public final class AssetStore: Sendable {
         }.sorted { $0.url < $1.url }
     }
 
-    /// The blob's bytes after checking its size and SHA-256.
+    /// The blob's bytes after checking its size and SHA-256. The blob is held from now on (until this store is
+    /// released): no gc in another process removes it while this run may read it again.
     /// - Returns: `.intact(bytes)`, `.missing`, or `.damaged` (the damaged file is removed so that a
     ///   new fetch can replace it).
     /// - Throws: ``StoreError`` only when the file exists but cannot be read.
     public func read(_ blob: BlobRef) throws(StoreError) -> BlobRead {
         let path = blobPath(blob.sha256)
+        hold(blob.sha256, ordering: .lockIfNeeded)
         let fd: Int32
         let info: stat
         switch try FileSystem.openBlob(path) {
@@ -314,10 +331,12 @@ public final class AssetStore: Sendable {
     }
 
     /// The blob's file path after checking its size and SHA-256 (streamed, in bounded memory), for
-    /// readers that want a file (libzip, large videos). Do not modify the file: blobs are shared.
+    /// readers that want a file (libzip, large videos). Do not modify the file: blobs are shared. Held, as by
+    /// ``read(_:)``: no gc removes the file while this store is open.
     /// - Returns: `.intact(path)`, `.missing`, or `.damaged` (the damaged file is removed).
     public func path(_ blob: BlobRef) throws(StoreError) -> BlobFile {
         let path = blobPath(blob.sha256)
+        hold(blob.sha256, ordering: .lockIfNeeded)
         guard let check = try Self.hashFile(path) else { return .missing }
         guard check.size == blob.size, check.sha256 == blob.sha256 else {
             return .damaged(
@@ -350,7 +369,10 @@ public final class AssetStore: Sendable {
             return
         }
         // No store lock: linkat never replaces a file, so it cannot race with gc or quarantine removing one (a
-        // name they are about to remove makes it fail with EEXIST, handled under the lock below).
+        // name they are about to remove makes it fail with EEXIST, handled under the lock below). Held first: from
+        // the moment the blob is in objects/ until this store is released, no gc removes it (nor evicts an entry
+        // another run records for it meanwhile), however long its record waits for its batch.
+        hold(blob.sha256, ordering: .beforeLink)
         var createdDirectory = false
         var movedAside = false
         while true {
@@ -389,8 +411,9 @@ public final class AssetStore: Sendable {
         let lock = try self.lock(exclusive: false)
         defer { lock?.release() }
         if try holdsIntactCopy(destination, of: blob) {
-            // The content is already here. Refresh its mtime so that gc's orphan grace period protects it until this
-            // process records it; its directory may still await its writer's fsync.
+            // The content is already here (held above: no gc can have removed it since the check). Its mtime is
+            // refreshed too, for a gc of an earlier version sharing the store, which knows no leases and honours only
+            // the orphan grace period; its directory may still await its writer's fsync.
             utimensat(objectsFD, relative, nil, AT_SYMLINK_NOFOLLOW)
             markDirty(fanOut)
             return
@@ -430,6 +453,8 @@ public final class AssetStore: Sendable {
         }
         let lock = try self.lock(exclusive: false)
         defer { lock?.release() }
+        // Under the lock: held before gc can look again, whether the copy here is kept or replaced.
+        hold(blob.sha256, ordering: .locked)
         if try holdsIntactCopy(destination, of: blob) {
             try FileSystem.remove(tempPath)
             utimensat(AT_FDCWD, destination, nil, 0)

@@ -58,11 +58,14 @@ struct IndexTests {
     @Test(arguments: LogDamage.allCases)
     func damagedRecordsAreSkippedCountedAndReported(_ damage: LogDamage) throws {
         let directory = TemporaryDirectory()
-        let store = try AssetStore(directory: directory.path)
-        for (index, url) in ["u1", "u2", "u3"].enumerated() { try ingest(store, url: url, [UInt8(index)]) }
         let logPath = directory.path + "/index/records.log"
-        try writeFile(logPath, damage.apply(to: fileBytes(logPath)))
-        if damage == .tornThenAppendedByAnotherProcess { try ingest(store, url: "u4", [4]) }
+        do {
+            // Let go before the gc below: an open store holds its blobs, the damaged record's orphan too.
+            let store = try AssetStore(directory: directory.path)
+            for (index, url) in ["u1", "u2", "u3"].enumerated() { try ingest(store, url: url, [UInt8(index)]) }
+            try writeFile(logPath, damage.apply(to: fileBytes(logPath)))
+            if damage == .tornThenAppendedByAnotherProcess { try ingest(store, url: "u4", [4]) }
+        }
 
         let fresh = try AssetStore(directory: directory.path)
         #expect(try fresh.list().map(\.url) == damage.readableURLs)

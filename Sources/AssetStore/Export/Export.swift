@@ -347,6 +347,8 @@ extension AssetStore {
     /// Copies a blob to `destination`, hashing while copying; a damaged blob is removed from the store.
     private func copyVerified(_ blob: BlobRef, to destination: String) throws(StoreError) -> BlobFile {
         let source = blobPath(blob.sha256)
+        // Held until the export is done (as its retrieval held what it fetched or found): no gc removes it mid-copy.
+        hold(blob.sha256, ordering: .lockIfNeeded)
         let input: Int32
         let info: stat
         switch try FileSystem.openBlob(source) {

@@ -103,6 +103,9 @@ public struct GCReport: Sendable, Hashable {
     public var removedNonFiles = 0
     /// Staging and replaced directories of interrupted exports removed (`.DIR.export-PID-*`, `.DIR.old-PID-*`).
     public var removedExportStaging = 0
+    /// Blobs kept because a live process holds them (its lease in `STORE/leases/`): orphans it is about to record,
+    /// and blobs of entries the budget would otherwise have evicted (those entries stay too).
+    public var keptHeld = 0
 
     /// The report as JSON (evicted URLs redacted).
     public var json: JSONValue {
@@ -114,6 +117,7 @@ public struct GCReport: Sendable, Hashable {
                 ("removedEvictedBlobs", .int(removedEvictedBlobs)), ("droppedRecords", .int(droppedRecords)),
                 ("freedBytes", .int(freedBytes)), ("bytesAfter", .int(bytesAfter)), ("compacted", .bool(compacted)),
                 ("removedNonFiles", .int(removedNonFiles)), ("removedExportStaging", .int(removedExportStaging)),
+                ("keptHeld", .int(keptHeld)),
             ]))
     }
 }
@@ -256,6 +260,10 @@ extension AssetStore {
     /// `orphanGrace`), records whose blob is gone, and — with `maxBytes` — least-recently-used entries
     /// until the blobs fit the budget (an entry's blob goes with it unless another entry still uses it).
     /// Rewrites the index log compactly (new file, fsync, rename). Holds the exclusive store lock.
+    ///
+    /// Never removes a blob another open store holds (see ``LeaseState``) — an orphan it is about to record, a blob
+    /// it found or read — and never evicts an entry whose blob is held: a concurrent run never fails because of gc.
+    /// The budget is then met as far as it can be (``GCReport/keptHeld``); the next gc after the run takes the rest.
     /// - Parameters:
     ///   - maxBytes: Size budget for blobs, or `nil` for no eviction.
     ///   - orphanGrace: Orphans younger than this are kept: another process may have just committed the
@@ -273,6 +281,8 @@ extension AssetStore {
         report.removedExportStaging = cleanExports()
         let state = try loadIndex()
         let (blobs, junk) = try scanObjects()
+        // After listing the blobs: a new blob is named in its store's lease before it is linked (see LeaseState).
+        let held = heldByOthers()
         for path in junk where Self.isBlobPath(path) {
             // Named like a blob but not a regular file: damage that only hides the blob (a directory here made every
             // read of it fail). Files not named like blobs are left alone: the store did not make them.
@@ -299,6 +309,9 @@ extension AssetStore {
         for (sha256, blob) in blobs {
             if users[sha256] != nil {
                 total += blob.size
+            } else if held.contains(sha256) {
+                total += blob.size
+                report.keptHeld += 1
             } else if now - blob.modified >= graceSeconds {
                 doomed.append(sha256)
                 report.removedOrphans += 1
@@ -310,12 +323,21 @@ extension AssetStore {
         if let maxBytes, total > maxBytes {
             // Least recently used first; the URL breaks ties so the order is deterministic.
             live.sort { ($0.indexed.accessedAt, $0.url) < ($1.indexed.accessedAt, $1.url) }
-            var evicted = 0
-            while total > maxBytes, evicted < live.count {
-                let victim = live[evicted]
-                evicted += 1
-                report.evictedURLs.append(victim.url)
+            var kept: [(url: String, indexed: IndexedEntry)] = []
+            var keptHeld: Set<String> = []
+            var next = 0
+            while total > maxBytes, next < live.count {
+                let victim = live[next]
+                next += 1
                 let sha256 = victim.indexed.entry.blob.sha256
+                // A live run uses this blob (it may look the URL up again, to read or export it): it stays, and so
+                // does every entry that names it.
+                if held.contains(sha256) {
+                    kept.append(victim)
+                    keptHeld.insert(sha256)
+                    continue
+                }
+                report.evictedURLs.append(victim.url)
                 users[sha256]! -= 1
                 if users[sha256] == 0 {
                     users[sha256] = nil
@@ -324,7 +346,8 @@ extension AssetStore {
                     total -= blobs[sha256]!.size
                 }
             }
-            live.removeFirst(evicted)
+            live = kept + live[next...]
+            report.keptHeld += keptHeld.count
         }
         if state.records != live.count || !state.damage.isEmpty {
             try compact(live.sorted { $0.url < $1.url })
