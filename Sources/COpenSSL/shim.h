@@ -24,6 +24,13 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+// MARK: process lifetime (OPENSSL_INIT_NO_ATEXIT is a macro flag; the call is wrapped so its 64-bit type is exact)
+// OpenSSL 3 registers an atexit handler that frees its global state. The CLI exits with its engine and worker
+// threads still alive (no teardown of a large run), and a thread inside libcrypto while exit() runs that handler
+// crashes (seen once in CI: SIGSEGV in libcrypto after prefetch printed its summary). Asked before any other
+// initialisation, OpenSSL skips the handler; the process's memory goes with the process anyway.
+static inline int ia_openssl_init_no_atexit(void) { return OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL); }
+
 // MARK: memory (OPENSSL_free is a macro adding __FILE__/__LINE__)
 static inline void ia_openssl_free(void *pointer) { OPENSSL_free(pointer); }
 

@@ -2,8 +2,10 @@
 // Everything else lives in the library modules (see README "Architecture").
 import ArgumentKit
 import Foundation
+import HTTPFetch
 
 ProcessSetup.pinTimeZone()
+CryptoLifetime.outliveExit()
 StandardStreams.claim()
 let parser = ArgumentParser(root: CommandTable.root, version: CommandTable.version)
 let outcome = parser.parse(Array(CommandLine.arguments.dropFirst()))
