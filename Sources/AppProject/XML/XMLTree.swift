@@ -179,11 +179,3 @@ public enum XMLTreeReader {
         }
     }
 }
-
-extension [UInt8] {
-    func matches(_ text: String, at offset: Int) -> Bool {
-        let needle = Array(text.utf8)
-        guard offset >= 0, offset + needle.count <= count else { return false }
-        return self[offset..<(offset + needle.count)].elementsEqual(needle)
-    }
-}
