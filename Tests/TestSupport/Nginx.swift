@@ -50,8 +50,6 @@ public final class Nginx: Sendable {
             try Data(bytes).write(to: url)
         }
         try FileManager.default.createDirectory(atPath: directory + "/tmp", withIntermediateDirectories: true)
-        port = closedPort()
-        let listen: String
         var tls = false
         switch mode {
         case .http2: tls = true
@@ -72,59 +70,89 @@ public final class Nginx: Sendable {
             ssl_certificate \(certificate);
                     ssl_certificate_key \(directory)/key.pem;
             """
-        switch mode {
-        case .http2:
-            listen = """
-                listen 127.0.0.1:\(port) ssl http2;
-                        \(certificates)
-                """
-        case .webDAV(let extra, _):
-            listen = """
-                listen 127.0.0.1:\(port)\(tls ? " ssl" : "");
-                        \(tls ? certificates : "")
-                        dav_methods PUT DELETE;
-                        create_full_put_path on;
-                        client_max_body_size 0;
-                        \(extra)
-                """
+        let secure = tls
+        func listen(on port: Int) -> String {
+            switch mode {
+            case .http2:
+                return """
+                    listen 127.0.0.1:\(port) ssl http2;
+                            \(certificates)
+                    """
+            case .webDAV(let extra, _):
+                return """
+                    listen 127.0.0.1:\(port)\(secure ? " ssl" : "");
+                            \(secure ? certificates : "")
+                            dav_methods PUT DELETE;
+                            create_full_put_path on;
+                            client_max_body_size 0;
+                            \(extra)
+                    """
+            }
         }
         let temporary = directory + "/tmp"
-        let configuration = """
+        let (site, siteRoot) = (directory, root)
+        func configuration(port: Int) -> String {
+            """
             daemon off;
             master_process off;
             worker_processes 1;
-            pid \(directory)/nginx.pid;
-            error_log \(directory)/error.log;
+            pid \(site)/nginx.pid;
+            error_log \(site)/error.log;
             events { worker_connections 512; }
             http {
                 include /etc/nginx/mime.types;
                 default_type application/octet-stream;
                 log_format protocol '$server_protocol $status $request_method $uri';
-                access_log \(directory)/access.log protocol;
+                access_log \(site)/access.log protocol;
                 client_body_temp_path \(temporary); proxy_temp_path \(temporary); fastcgi_temp_path \(temporary);
                 uwsgi_temp_path \(temporary); scgi_temp_path \(temporary);
                 server {
-                    \(listen)
-                    root \(root);
+                    \(listen(on: port))
+                    root \(siteRoot);
                 }
             }
             """
-        try Data(configuration.utf8).write(to: URL(fileURLWithPath: directory + "/nginx.conf"))
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["-p", directory, "-e", directory + "/error.log", "-c", directory + "/nginx.conf"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try Spawning.run(process)
-        let deadline = Date().addingTimeInterval(10)
-        while !Self.accepts(port: port) {
-            guard process.isRunning, Date() < deadline else {
-                let log = (try? String(contentsOfFile: directory + "/error.log", encoding: .utf8)) ?? ""
-                stop()
-                throw Failure(description: "nginx did not start on port \(port): \(log)")
-            }
-            await Child.pause(seconds: 0.02)
         }
+        (process, port) = try await Self.launch(binary: binary, in: site, configuration: configuration(port:))
+    }
+
+    /// Starts nginx on a port nothing listened on a moment ago and returns once nginx itself holds it: nginx writes
+    /// its pid file only after it has bound every listening socket, so a port taken in between by another test's
+    /// server (which would answer the probe connection in nginx's place) shows as nginx exiting with "bind() …
+    /// failed", and the next attempt takes another port. CI once saw every request of a test go to such a stranger.
+    private static func launch(
+        binary: String, in directory: String, configuration: (Int) -> String
+    ) async throws -> (Process, Int) {
+        var failures: [String] = []
+        for _ in 1...5 {
+            let port = closedPort()
+            try? FileManager.default.removeItem(atPath: directory + "/nginx.pid")
+            try Data(configuration(port).utf8).write(to: URL(fileURLWithPath: directory + "/nginx.conf"))
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = ["-p", directory, "-e", directory + "/error.log", "-c", directory + "/nginx.conf"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try Spawning.run(process)
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning && Date() < deadline {
+                if ownsPort(process, directory: directory) && accepts(port: port) { return (process, port) }
+                await Child.pause(seconds: 0.02)
+            }
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+            let log = (try? String(contentsOfFile: directory + "/error.log", encoding: .utf8)) ?? ""
+            failures.append("port \(port): \(log.split(separator: "\n").last ?? "no error logged")")
+        }
+        throw Failure(description: "nginx did not start: \(failures.joined(separator: "; "))")
+    }
+
+    /// Whether nginx's pid file names `process`: written once its listening sockets are bound.
+    private static func ownsPort(_ process: Process, directory: String) -> Bool {
+        let text = (try? String(contentsOfFile: directory + "/nginx.pid", encoding: .utf8)) ?? ""
+        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) == process.processIdentifier
     }
 
     deinit {

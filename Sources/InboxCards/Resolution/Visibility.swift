@@ -52,7 +52,8 @@ enum Visibility {
                 }
             }
             if let status = delivery.status {
-                let code = number(status.value).map { Int($0) }
+                // Beyond Int64 no status is 4 or 5 (a fuzzed 1e300 trapped in `Int(_:)` here).
+                let code = number(status.value).flatMap { Int64(exactly: $0.rounded(.towardZero)) }
                 switch (platform, code) {
                 case (_, 4?):
                     hide(
@@ -85,7 +86,7 @@ enum Visibility {
                 if expired {
                     hide(
                         .warning, CardFindingCode.expired,
-                        "rt \(Int64(seconds)) (\(Dates.iso(Int64(seconds)))) is not after \(Dates.iso(at)): "
+                        "rt \(Dates.moment(seconds)) is not after \(Dates.iso(at)): "
                             + "the message has expired", path: rt.path)
                 }
             }
@@ -264,6 +265,15 @@ enum Dates {
         case 4, 6, 9, 11: 30
         default: 31
         }
+    }
+
+    /// Epoch seconds as read from a payload, with their date where there is one: `1764547200
+    /// (2025-12-01T00:00:00Z)`; a value no calendar reaches (±1e15 s and beyond, e.g. a fuzzed `-1e300`, which
+    /// trapped in `Int64(_:)`) as its number alone.
+    static func moment(_ seconds: Double) -> String {
+        guard abs(seconds) < 1e15 else { return "\(seconds)" }
+        let whole = Int64(seconds.rounded(.towardZero))
+        return "\(whole) (\(iso(whole)))"
     }
 
     /// Seconds → `2026-12-01T15:03:00Z`.
