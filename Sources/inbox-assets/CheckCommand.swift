@@ -27,11 +27,8 @@ enum CheckCommand {
         options: [
             .value(
                 "format", help: "Output format.", default: "text",
-                choices: ["text", "json", "junit", "html", "sarif", "markdown"]),
-            .value(
-                "output", "file", short: "o",
-                help: "Write the report to this file (a new name or a regular file, replaced atomically; - is "
-                    + "standard output)."),
+                choices: ["text", "json", "ndjson", "junit", "html", "sarif", "markdown"]),
+            CommandTable.outputFile,
             CommandTable.failOn,
         ] + CICommand.checkOptions + CommandTable.cardOptions + [
             StoreCommand.storeOption,
@@ -107,18 +104,17 @@ enum CheckCommand {
         verdict.apply(to: &outcome.report)
         try CICommand.writeBaseline(invocation, outcome.report)
 
-        let rendered: String
         switch invocation.value("format") {
-        case "json": rendered = outcome.report.json.serialized(pretty: true) + "\n"
-        case "junit": rendered = JUnitReport.render(outcome.report)
-        case "sarif", "markdown": rendered = CICommand.render(invocation, outcome.report, inputs: inputs)
-        case "html": rendered = HTMLReport.render(outcome.report, image: outcome.body(for:), app: app)
+        case "json": try JSONReportStream.write(to: output) { outcome.report.write(to: &$0) }
+        case "ndjson": try JSONReportStream.write(to: output, lines: true) { outcome.report.writeLines(to: &$0) }
+        case "junit": try output.write(JUnitReport.render(outcome.report))
+        case "sarif", "markdown": try output.write(CICommand.render(invocation, outcome.report, inputs: inputs))
+        case "html": try output.write(HTMLReport.render(outcome.report, image: outcome.body(for:), app: app))
         default:
             let color = output.isStandardOutput && Console.stdoutWantsColor
             let width = output.isStandardOutput ? Console.width(of: STDOUT_FILENO) : nil
-            rendered = CheckTextReport.render(outcome.report, style: TextStyle(color: color), width: width)
+            try output.write(CheckTextReport.render(outcome.report, style: TextStyle(color: color), width: width))
         }
-        try output.write(rendered)
         return ResolveCommand.exitCode(
             unreadable: unreadable, unusable: outcome.unusableInputs, failing: outcome.report.failing)
     }

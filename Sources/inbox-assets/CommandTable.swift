@@ -8,6 +8,11 @@ enum CommandTable {
 
     static let formatTextJSON = Option.value(
         "format", help: "Output format.", default: "text", choices: ["text", "json"])
+    /// `-o/--output FILE` of the commands that write a report.
+    static let outputFile = Option.value(
+        "output", "file", short: "o",
+        help: "Write the report to this file (a new name or a regular file, replaced atomically; - is standard "
+            + "output).")
     static let failOn = Option.value(
         "fail-on",
         help: "Exit 1 when a finding at or above this level exists (degrade: any card renders classic).",
@@ -54,7 +59,10 @@ enum CommandTable {
                 "force-kind", "kind",
                 help: "Model InboxKit's forceCellKind (iOS only): this kind for every message, no degrade checks.",
                 choices: ["banner", "captioned", "classic", "carousel", "video", "wallet"]),
-            formatTextJSON,
+            .value(
+                "format", help: "Output format (ndjson: one JSON object per card, then a summary line).",
+                default: "text", choices: ["text", "json", "ndjson"]),
+            outputFile,
             failOn,
         ] + InputLimits.options)
 

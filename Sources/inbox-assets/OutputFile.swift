@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 /// Where a command's report goes: standard output (no `-o`, or `-o -`) or a file the tool creates by name.
 ///
@@ -29,6 +30,16 @@ enum OutputTarget {
         return false
     }
 
+    /// A writer for a report made piece by piece: standard output gets each piece as it comes (its errors end the
+    /// run in ``Console``); a file gets them in its temporary file until ``ReportStream/finish()``.
+    /// - Throws: ``CommandFailure`` from ``OutputFile/begin()``.
+    func stream() throws(CommandFailure) -> ReportStream {
+        switch self {
+        case .standardOutput: ReportStream(pending: nil)
+        case .file(let file): ReportStream(pending: try file.begin())
+        }
+    }
+
     /// Writes the whole report.
     /// - Throws: ``CommandFailure`` from ``OutputFile/write(_:)``; standard output's errors end the run in
     ///   ``Console``.
@@ -42,6 +53,41 @@ enum OutputTarget {
             }
             try written.get()
         }
+    }
+}
+
+/// Where a streamed report's bytes go (``OutputTarget/stream()``).
+final class ReportStream {
+    private let pending: OutputFile.Pending?
+
+    fileprivate init(pending: OutputFile.Pending?) { self.pending = pending }
+
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        if let pending { pending.append(bytes) } else { Console.out(bytes) }
+    }
+
+    func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Ends the report: a file is flushed and renamed over its name.
+    /// - Throws: ``CommandFailure`` from ``OutputFile/Pending/commit()``.
+    func finish() throws(CommandFailure) { try pending?.commit() }
+}
+
+/// A JSON report (`--format json`, pretty, with a final newline) or NDJSON lines written through a
+/// ``JSONWriter`` into an output target as they are made: never one tree or one string.
+enum JSONReportStream {
+    static func write(
+        to output: OutputTarget, lines: Bool = false, _ body: (inout JSONWriter) -> Void
+    ) throws(CommandFailure) {
+        let stream = try output.stream()
+        var writer = JSONWriter(pretty: !lines) { stream.write($0) }
+        body(&writer)
+        if !lines { writer.raw("\n") }
+        writer.flush()
+        try stream.finish()
     }
 }
 
@@ -93,37 +139,84 @@ struct OutputFile {
     /// - Throws: ``CommandFailure``: exit 2 when something other than a regular file appeared at the path during
     ///   the run, exit 74 when the temporary file cannot be created, written, flushed or renamed.
     func write(_ bytes: UnsafeRawBufferPointer) throws(CommandFailure) {
+        let pending = try begin()
+        pending.append(bytes)
+        try pending.commit()
+    }
+
+    /// Creates the temporary file a report is written into as it is made; ``Pending/commit()`` renames it over
+    /// the name.
+    /// - Throws: ``CommandFailure``: exit 2 when the name no longer holds a regular file, exit 74 when the
+    ///   temporary file cannot be created.
+    func begin() throws(CommandFailure) -> Pending {
         let existing = try checkTarget()
         let (descriptor, temporary) = try createTemporary()
-        var failure: Int32 = 0
         if let existing {
             _ = fchmod(descriptor, existing.st_mode & 0o777)
             _ = fchown(descriptor, existing.st_uid, existing.st_gid)  // works only for root; then the mode is kept
         }
-        failure = Console.writeAll(descriptor, bytes)
-        if failure == 0 && fsync(descriptor) != 0 && errno != EINVAL { failure = errno }
-        if close(descriptor) != 0 && failure == 0 && errno != EINTR { failure = errno }
-        if failure == 0 {
-            // Checked again right before the rename: a FIFO or device put there during the run is still refused.
-            do {
-                try checkTarget()
-            } catch {
-                unlink(temporary)
-                throw error
-            }
-            if rename(temporary, path) != 0 { failure = errno }
+        return Pending(file: self, descriptor: descriptor, temporary: temporary)
+    }
+
+    /// The temporary file of a report being written: appended to, then committed (flushed and renamed over the
+    /// name) or, on any error, removed. A run killed half way leaves it behind under its `.NAME.tmp-PID-…` name;
+    /// the named file is untouched either way.
+    final class Pending {
+        private let file: OutputFile
+        private let descriptor: Int32
+        private let temporary: String
+        /// The first `errno` that stopped a write: later appends are dropped and ``commit()`` throws it.
+        private var failure: Int32 = 0
+        private var open = true
+
+        fileprivate init(file: OutputFile, descriptor: Int32, temporary: String) {
+            self.file = file
+            self.descriptor = descriptor
+            self.temporary = temporary
         }
-        if failure != 0 {
-            unlink(temporary)
-            throw CommandFailure(
-                message: "cannot write '\(path)': \(SystemError.text(failure))", status: ExitCode.ioError)
+
+        deinit {
+            if open {
+                close(descriptor)
+                unlink(temporary)
+            }
+        }
+
+        func append(_ bytes: UnsafeRawBufferPointer) {
+            guard failure == 0, open else { return }
+            failure = Console.writeAll(descriptor, bytes)
+        }
+
+        /// Flushes the temporary file and renames it over the name.
+        /// - Throws: ``CommandFailure``: exit 2 when something other than a regular file appeared at the path
+        ///   during the run, exit 74 when a write, the flush or the rename failed (the temporary file is removed).
+        func commit() throws(CommandFailure) {
+            guard open else { return }
+            open = false
+            if failure == 0 && fsync(descriptor) != 0 && errno != EINVAL { failure = errno }
+            if close(descriptor) != 0 && failure == 0 && errno != EINTR { failure = errno }
+            if failure == 0 {
+                // Checked again right before the rename: a FIFO or device put there during the run is still refused.
+                do {
+                    try file.checkTarget()
+                } catch {
+                    unlink(temporary)
+                    throw error
+                }
+                if rename(temporary, file.path) != 0 { failure = errno }
+            }
+            if failure != 0 {
+                unlink(temporary)
+                throw CommandFailure(
+                    message: "cannot write '\(file.path)': \(SystemError.text(failure))", status: ExitCode.ioError)
+            }
         }
     }
 
     /// The target's `lstat`, `nil` for a new name.
     /// - Throws: ``CommandFailure`` (exit 2) when the name holds anything but a regular file, or cannot be looked at.
     @discardableResult
-    private func checkTarget() throws(CommandFailure) -> stat? {
+    fileprivate func checkTarget() throws(CommandFailure) -> stat? {
         var status = stat()
         guard lstat(path, &status) == 0 else {
             if errno == ENOENT { return nil }

@@ -12,12 +12,16 @@ enum ResolveCommand {
         Console.growHeapInLargeSteps()
         let options = try resolveOptions(invocation)
         let limits = try InputLimits.parse(invocation)
+        // The report's destination is checked before any input is read (a closed standard output too).
+        let output = try OutputTarget.prepare(invocation.value("output"))
         let (inputs, unreadable) = try readInputs(invocation, limits: limits)
         // The work runs on a thread of its own: it is CPU-bound for as long as the input is large and would block a
         // cooperative thread, and a new thread gets a new malloc arena, which starts with the large heap steps set
         // above (this thread's arena already grows page by page: 16,000 mprotect calls for 100,000 messages).
         let worker = Thread {
-            report(inputs: inputs, unreadable: unreadable, options: options, limits: limits, invocation: invocation)
+            report(
+                inputs: inputs, unreadable: unreadable, options: options, limits: limits, output: output,
+                invocation: invocation)
         }
         worker.stackSize = 8 << 20
         worker.start()
@@ -27,25 +31,30 @@ enum ResolveCommand {
     /// Resolves, prints the report and exits with the outcome's status.
     private static func report(
         inputs: [(name: String, bytes: [UInt8])], unreadable: [CommandFailure], options: ResolveOptions,
-        limits: InputLimits, invocation: Invocation
+        limits: InputLimits, output: OutputTarget, invocation: Invocation
     ) -> Never {
         var outcome = ResolveJob(options: options, readerOptions: limits.readerOptions).run(
             inputs, keepingMessages: true)
         outcome.run.inputFindings += unreadable.map(\.finding)
 
-        switch invocation.value("format") {
-        case "json":
+        do {
+            switch invocation.value("format") {
             // Streamed: the report of 100,000 cards is never one tree, one 65 MB buffer or a copy of it.
-            var writer = JSONWriter(pretty: true, sink: Console.out)
-            outcome.run.write(to: &writer)
-            writer.raw("\n")
-            writer.flush()
-        default:
-            var text: [UInt8] = []
-            ResolveTextReport.write(
-                outcome.run, style: TextStyle(color: Console.stdoutWantsColor), width: Console.width(of: STDOUT_FILENO),
-                to: &text)
-            text.withUnsafeBytes(Console.out)
+            case "json": try JSONReportStream.write(to: output) { outcome.run.write(to: &$0) }
+            case "ndjson": try JSONReportStream.write(to: output, lines: true) { outcome.run.writeLines(to: &$0) }
+            default:
+                var text: [UInt8] = []
+                let width = output.isStandardOutput ? Console.width(of: STDOUT_FILENO) : nil
+                ResolveTextReport.write(
+                    outcome.run, style: TextStyle(color: output.isStandardOutput && Console.stdoutWantsColor),
+                    width: width, to: &text)
+                let stream = try output.stream()
+                text.withUnsafeBytes(stream.write)
+                try stream.finish()
+            }
+        } catch {
+            Console.err("Error: \(ControlCharacters.escaped(error.message))\n")
+            withExtendedLifetime(outcome) { exit(error.status) }
         }
         let status = exitCode(
             invocation, unreadable: unreadable, unusable: outcome.unusableInputs, worst: outcome.run.maxSeverity,

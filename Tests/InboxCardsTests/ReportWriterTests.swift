@@ -64,6 +64,41 @@ import Testing
         #expect(run.maxSeverity == .error)
     }
 
+    /// `resolve --format ndjson`: a card line per card as in the document, a finding line per input finding,
+    /// then one summary line with the schema version and the document's counts; every line compact, type first.
+    @Test(arguments: runs)
+    func ndjsonLinesCarryTheDocument(_ row: Named<(input: String, options: ResolveOptions)>) throws {
+        let bytes = row.value.input.isEmpty ? Self.hostile : try Self.fixture(row.value.input)
+        var batch = try CampaignReader.read(bytes: bytes, source: "campaign.json")
+        batch.findings.append(
+            SourcedFinding(source: "x.json", finding: .error("input.unreadable", "gone", path: "a.b")))
+        let run = CardResolver(options: row.value.options).run(batch)
+        var writer = JSONWriter()
+        run.writeLines(to: &writer)
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last == "")
+        #expect(lines.dropLast().allSatisfy { $0.hasPrefix("{\"type\":\"") })
+        let values = try lines.dropLast().map { try JSON.parse(Array($0.utf8)) }
+        #expect(values.count == run.cards.count + run.inputFindings.count + 1)
+        func members(_ value: JSONValue) -> JSONValue {
+            var object = value.objectValue ?? JSONObject()
+            object["type"] = nil
+            return .object(object)
+        }
+        #expect(values.prefix(run.cards.count).map(members) == run.cards.map(\.json))
+        #expect(values.prefix(run.cards.count).allSatisfy { $0["type"] == "card" })
+        let findings = values.dropFirst(run.cards.count).dropLast()
+        #expect(findings.allSatisfy { $0["type"] == "finding" })
+        #expect(findings.map(members) == run.inputFindings.map(\.json))
+        let summary = try #require(values.last)
+        #expect(summary["type"] == "summary")
+        #expect(summary["schemaVersion"] == 1)
+        for (key, value) in run.json["summary"]?.objectValue ?? JSONObject() {
+            #expect(summary[key] == value, "summary.\(key)")
+        }
+    }
+
     /// Slide and link references keep their path in parts; read, it is the full path of the URL in the input, with
     /// the slide's index in the input (a dropped slide before it does not shift it).
     @Test func slideAssetPathsAreTheInputPaths() throws {

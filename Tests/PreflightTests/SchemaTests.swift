@@ -11,9 +11,65 @@ struct SchemaTests {
         RenderFixtures.readFile("\(RenderFixtures.root)/docs/report.schema.json"))
     static var validator: SchemaValidator? { schema.map(SchemaValidator.init(root:)) }
 
-    /// The report as the CLI prints it: serialized, then parsed back (what a consumer validates).
+    /// The report as the CLI prints it: streamed through a writer, then parsed back (what a consumer validates).
     static func printed(_ report: CheckReport) throws -> JSONValue {
-        try JSON.parse(report.json.serialized(pretty: true))
+        try JSON.parse(streamed(report))
+    }
+
+    /// `check --format json`'s bytes: the report written member by member into small chunks.
+    static func streamed(_ report: CheckReport, pretty: Bool = true) -> [UInt8] {
+        let chunks = Chunks()
+        var writer = JSONWriter(pretty: pretty, flushThreshold: 64) { chunks.bytes += $0 }
+        if pretty { report.write(to: &writer) } else { report.writeLines(to: &writer) }
+        writer.flush()
+        return chunks.bytes
+    }
+
+    /// What a streaming writer handed on (one test's writer at a time).
+    final class Chunks: @unchecked Sendable {
+        var bytes: [UInt8] = []
+    }
+
+    /// The streamed document is byte for byte the tree's serialization, for every corner of the model.
+    @Test(arguments: Sample.allCases)
+    func streamedIsTheTreeSerialized(sample: Sample) {
+        let report = sample.report
+        #expect(Self.streamed(report) == Array(report.json.serialized(pretty: true).utf8))
+    }
+
+    /// `check --format ndjson`: every line one compact object with its type first, the cards in order with the
+    /// members they have in the document, the input findings, passes and root causes, then one summary line with
+    /// the schema version, the counts and the baseline.
+    @Test(arguments: Sample.allCases)
+    func ndjsonLinesCarryTheDocument(sample: Sample) throws {
+        let report = sample.report
+        let text = String(decoding: Self.streamed(report, pretty: false), as: UTF8.self)
+        #expect(text.hasSuffix("\n"))
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.allSatisfy { $0.hasPrefix("{\"type\":\"") && !$0.contains("\n") })
+        let values = try lines.map { try JSON.parse(Array($0.utf8)) }
+        let document = try Self.printed(report)
+        func stripped(_ value: JSONValue) -> JSONValue {
+            var object = value.objectValue ?? JSONObject()
+            object["type"] = nil
+            return .object(object)
+        }
+        func typed(_ type: String) -> [JSONValue] { values.filter { $0["type"] == .string(type) }.map(stripped) }
+        #expect(typed("card") == document["cards"]?.arrayValue)
+        #expect(typed("finding") == document["findings"]?.arrayValue)
+        #expect(typed("pass") == document["passes"]?.arrayValue)
+        #expect(typed("rootCause") == document["rootCauses"]?.arrayValue)
+        let summary = try #require(values.last)
+        #expect(summary["type"] == "summary")
+        #expect(values.filter { $0["type"] == "summary" }.count == 1)
+        #expect(summary["schemaVersion"] == .int(CheckReport.schemaVersion))
+        #expect(summary["baseline"] == document["baseline"])
+        for (key, value) in document["summary"]?.objectValue ?? JSONObject() {
+            #expect(summary[key] == value, "summary.\(key)")
+        }
+        #expect(
+            values.count == report.cards.count + report.inputFindings.count + report.passes.count
+                + report.rootCauses.count + 1)
     }
 
     @Test func schemaUsesOnlyCheckedKeywordsAndResolvableRefs() throws {

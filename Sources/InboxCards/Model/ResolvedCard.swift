@@ -543,15 +543,30 @@ public struct ResolveRun: Sendable, Hashable {
 
     /// `{"schemaVersion": 1, "summary": {…}, "findings": […], "cards": […]}`.
     public var json: JSONValue {
-        let summary = JSONObject([
-            ("messages", .int(messagesRead)), ("cards", .int(cards.count)), ("degraded", .int(degradedCount)),
-            ("errors", .int(findingCount(.error))), ("warnings", .int(findingCount(.warning))),
-        ])
-        return .object(
+        .object(
             JSONObject([
                 ("schemaVersion", .int(1)), ("summary", .object(summary)),
                 ("findings", .array(inputFindings.map(\.json))), ("cards", .array(cards.map(\.json))),
             ]))
+    }
+
+    /// The run as NDJSON (`resolve --format ndjson`): a `card` line per card, a `finding` line per input finding,
+    /// then one `summary` line (`schemaVersion` and the counts of ``json``'s `summary`), each a compact object with
+    /// its `"type"` first and then the members it has in ``json``.
+    public func writeLines(to writer: inout JSONWriter) {
+        for index in cards.indices { NDJSON.line("card", cards[index].json, to: &writer) }
+        for finding in inputFindings { NDJSON.line("finding", finding.json, to: &writer) }
+        var summaryLine = JSONObject([("schemaVersion", .int(1))])
+        for (key, value) in summary { summaryLine[key] = value }
+        NDJSON.line("summary", .object(summaryLine), to: &writer)
+    }
+
+    /// ``json``'s `summary`: messages, cards, degraded, errors, warnings.
+    var summary: JSONObject {
+        JSONObject([
+            ("messages", .int(messagesRead)), ("cards", .int(cards.count)), ("degraded", .int(degradedCount)),
+            ("errors", .int(findingCount(.error))), ("warnings", .int(findingCount(.warning))),
+        ])
     }
 
     /// Writes ``json`` without building it: the same bytes, card by card, so a writer with a sink streams the

@@ -263,6 +263,50 @@ public struct CheckReport: Sendable, Hashable {
             ]))
     }
 
+    /// Writes ``json`` without building it: the same bytes as `json.serialized(pretty:)` at the writer's
+    /// `pretty`, card by card, so a writer with a sink streams the report and holds one card's tree at a time.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("schemaVersion")
+        writer.int(Self.schemaVersion)
+        writer.key("summary")
+        writer.value(summary.json)
+        writer.key("findings")
+        writer.beginArray()
+        for finding in inputFindings { writer.value(finding.json) }
+        writer.endArray()
+        writer.key("cards")
+        writer.beginArray()
+        for index in cards.indices { writer.value(cardJSON(cards[index])) }
+        writer.endArray()
+        writer.key("passes")
+        writer.beginArray()
+        for pass in passes { writer.value(pass.json) }
+        writer.endArray()
+        writer.key("baseline")
+        writer.value(baselineJSON)
+        writer.key("rootCauses")
+        writer.beginArray()
+        for cause in rootCauses { writer.value(cause.json) }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    /// The report as NDJSON (`check --format ndjson`): one compact object per line, each with its `"type"` first
+    /// and then the members it has in ``json`` — a `card` line per card (in report order), a `finding` line per
+    /// input finding, a `pass` line per pass, a `rootCause` line per root cause — and last one `summary` line:
+    /// `schemaVersion`, the summary's counts and `baseline`.
+    public func writeLines(to writer: inout JSONWriter) {
+        for index in cards.indices { NDJSON.line("card", cardJSON(cards[index]), to: &writer) }
+        for finding in inputFindings { NDJSON.line("finding", finding.json, to: &writer) }
+        for pass in passes { NDJSON.line("pass", pass.json, to: &writer) }
+        for cause in rootCauses { NDJSON.line("rootCause", cause.json, to: &writer) }
+        var summaryLine = JSONObject([("schemaVersion", .int(Self.schemaVersion))])
+        for (key, value) in summary.json.objectValue ?? JSONObject() { summaryLine[key] = value }
+        summaryLine["baseline"] = baselineJSON
+        NDJSON.line("summary", .object(summaryLine), to: &writer)
+    }
+
     /// A card's JSON with `rootCauses` (the ids of the root causes its assets fall under) after `failing`.
     func cardJSON(_ check: CardCheck) -> JSONValue {
         guard case .object(let card) = check.json else { return check.json }
