@@ -68,7 +68,7 @@ let package = Package(
 
         // MARK: Tests (one target per module; end-to-end CLI tests in CLITests)
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "FindingsTests", dependencies: ["Findings", "StrictJSON"]),
+        .testTarget(name: "FindingsTests", dependencies: ["TestSupport", "Findings", "StrictJSON"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "InboxCardsTests", dependencies: ["TestSupport", "InboxCards", "StrictJSON"]),
         .testTarget(

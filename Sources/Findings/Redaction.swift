@@ -49,21 +49,23 @@ public enum Redaction {
         return parameters.isEmpty ? withoutUserinfo : replacing(parameters, in: withoutUserinfo)
     }
 
-    /// Replaces every URL-looking word (`http://…`, `https://…`) inside free text with its redacted form.
+    /// Replaces every URL-looking word (`http://…`, `https://…`) inside free text with its redacted form. A word
+    /// is URL-looking when its bytes hold `://` (not its Characters: `://` before a combining mark or a joiner is
+    /// one grapheme short of `"://"`, and such a word once kept its token).
     public static func redactText(_ text: String) -> String {
-        guard containsSchemeSeparator(text) else { return text }
+        guard containsSchemeSeparator(text), withBytes(text, someURLWordMayHoldSecret) else { return text }
         var out = ""
         var word = ""
         for character in text {
             if character == " " || character == "\n" || character == "\t" || character == "\"" {
-                out += word.contains("://") ? redactURL(word) : word
+                out += containsSchemeSeparator(word) ? redactURL(word) : word
                 out.append(character)
                 word = ""
             } else {
                 word.append(character)
             }
         }
-        out += word.contains("://") ? redactURL(word) : word
+        out += containsSchemeSeparator(word) ? redactURL(word) : word
         return out
     }
 
@@ -283,6 +285,43 @@ public enum Redaction {
     }
 
     /// Whether `text` holds `://`, by a byte scan: most texts hold no URL, and this runs on every message.
+    /// Whether some word of `text` holds both `://` and one of `? @ # ;` — the only words ``redactText(_:)`` can
+    /// change (``redactURL(_:)``'s fast path) — so that a finding message naming a plain URL (every card's
+    /// transport finding on a feed of `http://` images) is written without splitting it into characters.
+    ///
+    /// Words are cut at the separator bytes ``redactText(_:)`` cuts at, but never where a grapheme cluster could
+    /// hold the separator (`\r\n`, or a non-ASCII byte just before or after it): each word here is then a union of
+    /// that function's words, so `false` means none of those can change.
+    private static func someURLWordMayHoldSecret(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var scheme = false
+        var secret = false
+        var matched = 0  // how much of "://" the word's last bytes are
+        for index in bytes.indices {
+            let byte = bytes[index]
+            let separator = byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x22
+            if separator {
+                let before = index > 0 ? bytes[index - 1] : 0
+                let after = index + 1 < bytes.count ? bytes[index + 1] : 0
+                let cut = before < 0x80 && after < 0x80 && !(byte == 0x0A && before == 0x0D)
+                if cut {
+                    if scheme && secret { return true }
+                    (scheme, secret, matched) = (false, false, 0)
+                    continue
+                }
+            }
+            if byte == question || byte == at || byte == hash || byte == semicolon { secret = true }
+            if byte == colon {
+                matched = 1
+            } else if byte == slash && matched > 0 {
+                if matched == 2 { scheme = true }
+                matched = matched == 2 ? 0 : 2
+            } else {
+                matched = 0
+            }
+        }
+        return scheme && secret
+    }
+
     private static func containsSchemeSeparator(_ text: String) -> Bool {
         withBytes(text) { bytes in
             var matched = 0  // how much of "://" the bytes just seen end with

@@ -89,6 +89,7 @@ public struct Baseline: Sendable, Hashable {
         } else if let path = finding.path {
             hint += " " + Redaction.redactURL(path)
         }
-        return hint.replacingOccurrences(of: "\n", with: " ")
+        // Checked first: Foundation's replacing copies every hint, one per finding of every card.
+        return hint.utf8.contains(0x0A) ? hint.replacingOccurrences(of: "\n", with: " ") : hint
     }
 }

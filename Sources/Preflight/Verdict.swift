@@ -123,6 +123,35 @@ public struct Verdict: Sendable {
             counted: policy.counts(finding), suppressed: suppressed, baseline: state, fingerprint: fingerprint)
     }
 
+    /// Judges a card's findings, its check's and its assets', then the card.
+    func judge(_ check: inout CardCheck, seen: inout Set<String>, entries: inout [Baseline.Entry]) {
+        let kinds = [check.card.requested.rawValue, check.card.resolved.rawValue]
+        let context = FindingContext(id: check.card.id, kinds: kinds)
+        for index in check.card.findings.indices {
+            judge(&check.card.findings[index], context, seen: &seen, entries: &entries)
+        }
+        for index in check.checkFindings.indices {
+            // `card.broken` names the failing asset's URL: judge it with that asset's URL and status.
+            let message = check.checkFindings[index].message
+            let asset = check.assets.first { $0.status == .failed && message.contains(Redaction.redactURL($0.url)) }
+            var brokenContext = context
+            brokenContext.url = asset?.url
+            brokenContext.httpStatus = asset?.httpStatus
+            judge(&check.checkFindings[index], brokenContext, seen: &seen, entries: &entries)
+        }
+        for assetIndex in check.assets.indices {
+            let assetContext = FindingContext(
+                id: check.card.id, url: check.assets[assetIndex].url, kinds: kinds,
+                httpStatus: check.assets[assetIndex].httpStatus)
+            for index in check.assets[assetIndex].findings.indices {
+                judge(&check.assets[assetIndex].findings[index], assetContext, seen: &seen, entries: &entries)
+            }
+        }
+        check.failing =
+            check.findings.contains { $0.verdict?.failing == true }
+            || check.assets.contains { $0.findings.contains { $0.verdict?.failing == true } }
+    }
+
     /// Judges every finding of the report, then its cards and the run; recounts the summary.
     public func apply(to report: inout CheckReport) {
         var seen = Set<String>()
@@ -132,32 +161,8 @@ public struct Verdict: Sendable {
             judge(&report.inputFindings[index].finding, context, seen: &seen, entries: &entries)
         }
         for cardIndex in report.cards.indices {
-            var check = report.cards[cardIndex]
-            let kinds = [check.card.requested.rawValue, check.card.resolved.rawValue]
-            let context = FindingContext(id: check.card.id, kinds: kinds)
-            for index in check.card.findings.indices {
-                judge(&check.card.findings[index], context, seen: &seen, entries: &entries)
-            }
-            for index in check.checkFindings.indices {
-                // `card.broken` names the failing asset's URL: judge it with that asset's URL and status.
-                let message = check.checkFindings[index].message
-                let asset = check.assets.first { $0.status == .failed && message.contains(Redaction.redactURL($0.url)) }
-                var brokenContext = context
-                brokenContext.url = asset?.url
-                brokenContext.httpStatus = asset?.httpStatus
-                judge(&check.checkFindings[index], brokenContext, seen: &seen, entries: &entries)
-            }
-            for assetIndex in check.assets.indices {
-                let asset = check.assets[assetIndex]
-                let assetContext = FindingContext(
-                    id: check.card.id, url: asset.url, kinds: kinds, httpStatus: asset.httpStatus)
-                for index in check.assets[assetIndex].findings.indices {
-                    judge(&check.assets[assetIndex].findings[index], assetContext, seen: &seen, entries: &entries)
-                }
-            }
-            let all = check.allFindings
-            check.failing = all.contains { $0.verdict?.failing == true }
-            report.cards[cardIndex] = check
+            // In place: a copy of the card would copy every findings array it then writes to.
+            judge(&report.cards[cardIndex], seen: &seen, entries: &entries)
         }
         for passIndex in report.passes.indices {
             let context = FindingContext(id: report.passes[passIndex].url, url: report.passes[passIndex].url)
@@ -165,13 +170,13 @@ public struct Verdict: Sendable {
                 judge(&report.passes[passIndex].verification.findings[index], context, seen: &seen, entries: &entries)
             }
         }
-        let findings = report.allFindings
-        report.summary.errors = findings.count(.error)
-        report.summary.warnings = findings.count(.warning)
-        report.summary.failingFindings = findings.filter { $0.verdict?.failing == true }.count
+        let counts = report.findingCounts
+        report.summary.errors = counts.errors
+        report.summary.warnings = counts.warnings
+        report.summary.failingFindings = counts.failing
         report.summary.failingCards = report.cards.filter(\.failing).count
-        report.summary.suppressed = findings.filter { $0.verdict?.suppressed != nil }.count
-        report.summary.known = findings.filter { $0.verdict?.baseline == .known }.count
+        report.summary.suppressed = counts.suppressed
+        report.summary.known = counts.known
         report.summary.failing = report.summary.failingFindings > 0
         report.failOn = policy
         report.findingEntries = entries

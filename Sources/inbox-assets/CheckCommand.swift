@@ -89,7 +89,8 @@ enum CheckCommand {
             retriever: retriever,
             passVerifier: verifier)
         let progress = ProgressLine(label: "assets", quiet: invocation.flag("quiet"))
-        var outcome = await pipeline.run(inputs) { snapshot in
+        // Judged once, below, at this run's --fail-on and with every input finding in.
+        var outcome = await pipeline.run(inputs, verdict: nil) { snapshot in
             progress.update(done: snapshot.done, total: snapshot.total, bytes: snapshot.bytes, failed: snapshot.failed)
         }
         let html = invocation.value("format") == "html"

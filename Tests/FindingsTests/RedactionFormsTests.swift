@@ -1,4 +1,5 @@
 import Findings
+import TestSupport
 import Testing
 
 /// One redaction case: a readable name, the input and what every output must show instead.
@@ -185,5 +186,58 @@ struct SplitMix {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+/// ``Redaction/redactText(_:)`` returns a text untouched when no word could change (its fast path); it must agree
+/// with the word-by-word rule everywhere, also where grapheme clusters join a separator to its neighbours.
+@Suite struct RedactTextFastPathTests {
+    /// The rule without the fast path: split at space, newline, tab and quote Characters, redact each word whose
+    /// bytes hold `://`.
+    static func wordByWord(_ text: String) -> String {
+        func redacted(_ word: String) -> String {
+            let bytes = Array(word.utf8)
+            let url = bytes.indices.contains { bytes[$0...].starts(with: [0x3A, 0x2F, 0x2F]) }
+            return url ? Redaction.redactURL(word) : word
+        }
+        var out = ""
+        var word = ""
+        for character in text {
+            if character == " " || character == "\n" || character == "\t" || character == "\"" {
+                out += redacted(word)
+                out.append(character)
+                word = ""
+            } else {
+                word.append(character)
+            }
+        }
+        return out + redacted(word)
+    }
+
+    static let pieces = [
+        "http://cdn.example.com/a.png", "https://x/?token=abc", "?sig=1", "@", "#access_token=z", ";", " ", "\n",
+        "\r\n", "\r", "\t", "\"", "\u{301}", "é", "\u{600}", "—", "://", "x", "a=b", "token=q", "🇫🇷", "\u{200D}",
+    ]
+
+    @Test func agreesWithTheWordByWordRule() {
+        var generator = SeededGenerator(seed: 0x5eed)
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 1...8, using: &generator)
+            let text = (0..<count).map { _ in Self.pieces.randomElement(using: &generator)! }.joined()
+            #expect(Redaction.redactText(text) == Self.wordByWord(text), "\(text.debugDescription)")
+        }
+    }
+
+    @Test(arguments: [
+        ("plain http://cdn.example.com/a.png; then more", false),
+        ("see https://x/?token=abc now", true),
+        ("https://x/\r\n?token=abc", true),
+        ("https://x/ \u{301}?token=abc", true),
+        // `://` then a combining mark: one grapheme short of "://", a URL all the same.
+        ("https://\u{301}cdn.example.com/a.png?token=SECRET", true),
+    ])
+    func changesOnlyWhatHoldsASecret(text: String, changes: Bool) {
+        #expect((Redaction.redactText(text) != text) == changes)
+        #expect(Redaction.redactText(text) == Self.wordByWord(text))
     }
 }

@@ -89,19 +89,27 @@ public struct CheckPipeline: Sendable {
         var tooLargeToInspect = false
     }
 
-    /// One platform's verdict on one URL in one use, judged once however many cards share it.
-    struct JudgementKey: Hashable {
+    /// One URL as one platform's cards use it in one role: judged and filled in once however many cards share it
+    /// (a card's copy differs only in its index), so 100,000 cards on 1,000 images hold 1,000 sets of findings,
+    /// not 100,000.
+    struct AssetKey: Hashable {
         var url: String
         var platform: RulePlatform
+        var role: AssetReference.Role
         var use: ImageUse?
+        var needed: Bool
     }
 
     /// Runs the whole check.
     /// - Parameters:
     ///   - inputs: campaign files (name as given, bytes).
+    ///   - verdict: judges the report (``Verdict/apply(to:)``) at the end; `nil` leaves that to the caller, which
+    ///     then must apply one before reading any verdict (`check` adds its own input findings first, and
+    ///     judging a report of 100,000 cards twice was a fifth of the run).
     ///   - progress: called as assets complete (from any thread).
     public func run(
-        _ inputs: [(name: String, bytes: [UInt8])], progress: (@Sendable (ProgressSnapshot) -> Void)? = nil
+        _ inputs: [(name: String, bytes: [UInt8])], verdict: Verdict? = Verdict(policy: .error),
+        progress: (@Sendable (ProgressSnapshot) -> Void)? = nil
     ) async -> Outcome {
         let resolved = ResolveJob(options: options.resolve, readerOptions: options.reader).run(
             inputs, readingAheadWith: retriever, shard: options.shard)
@@ -125,11 +133,10 @@ public struct CheckPipeline: Sendable {
 
         var cards: [CardCheck] = []
         cards.reserveCapacity(resolved.run.cards.count)
-        var judgements: [JudgementKey: [Finding]] = [:]
+        var judged: [AssetKey: AssetCheck] = [:]
         for card in resolved.run.cards {
             cards.append(
-                PreviewChecks.annotate(
-                    check(card, retrieved: retrieved, inspections: inspections, judgements: &judgements)))
+                PreviewChecks.annotate(check(card, retrieved: retrieved, inspections: inspections, judged: &judged)))
         }
         var passes: [PassCheck] = []
         for item in downloads where item.roles.contains(.walletPass) {
@@ -161,7 +168,7 @@ public struct CheckPipeline: Sendable {
         report.summary = summarize(
             report, messages: resolved.run.messagesRead, plan: plan, fetched: fetched, videos: videos)
         report.rootCauses = RootCause.find(in: report)
-        Verdict(policy: .error).apply(to: &report)  // the default verdict; `check` judges again at its --fail-on
+        verdict?.apply(to: &report)
         return Outcome(
             report: report, unusableInputs: resolved.unusableInputs, retrieved: retrieved,
             bodyLimit: options.maxInspectBytes)
@@ -215,39 +222,27 @@ public struct CheckPipeline: Sendable {
     }
 
     /// One card's assets, judged by its platform's rules, and whether it renders broken.
+    /// - Parameter judged: the assets judged so far (``AssetKey``), shared by every card of the run.
     func check(
         _ card: ResolvedCard, retrieved: [String: RetrievedAsset], inspections: [String: Inspection],
-        judgements: inout [JudgementKey: [Finding]]
+        judged: inout [AssetKey: AssetCheck]
     ) -> CardCheck {
         var assets: [AssetCheck] = []
         var checkFindings: [Finding] = []
         let platform = card.platform.rulePlatform
         for reference in card.assets {
             let needed = !card.degraded && AssetRoles.isNeeded(reference.role, renderedAs: card.resolved)
-            var asset = AssetCheck(
-                role: reference.role, index: reference.index, url: reference.fetchURL, status: .skipped, needed: needed)
-            if !reference.role.isLink {
-                let use = AssetRoles.imageUse(reference.role, kind: card.resolved)
-                let key = JudgementKey(url: reference.fetchURL, platform: platform, use: use)
-                let inspection = inspections[reference.fetchURL]
-                let fetched = retrieved[reference.fetchURL]
-                let judged: [Finding]
-                if let known = judgements[key] {
-                    judged = known
-                } else {
-                    judged = judge(fetched, inspection, url: reference.fetchURL, use: use, on: platform)
-                    judgements[key] = judged
-                }
-                fill(&asset, retrieved: fetched, inspection: inspection, platform: platform, judged: judged)
+            let use = reference.role.isLink ? nil : AssetRoles.imageUse(reference.role, kind: card.resolved)
+            let key = AssetKey(url: reference.fetchURL, platform: platform, role: reference.role, use: use, needed: needed)
+            var asset: AssetCheck
+            if let known = judged[key] {
+                asset = known
+            } else {
+                asset = judge(key, retrieved: retrieved[key.url], inspection: inspections[key.url])
+                judged[key] = asset
             }
-            if !needed {
-                // The card still renders without it: an unusable avatar, icon or poster is worth a warning only.
-                asset.findings = asset.findings.map { finding in
-                    var softened = finding
-                    if softened.severity == .error { softened.severity = .warning }
-                    return softened
-                }
-            } else if asset.status == .failed, asset.failure != AssetCheck.botChallengeFailure {
+            asset.index = reference.index
+            if needed, asset.status == .failed, asset.failure != AssetCheck.botChallengeFailure {
                 let what = AssetRoles.describe(reference.role, index: reference.index)
                 checkFindings.append(
                     .error(
@@ -259,6 +254,24 @@ public struct CheckPipeline: Sendable {
             assets.append(asset)
         }
         return CardCheck(card: card, assets: assets, checkFindings: checkFindings)
+    }
+
+    /// One URL in one role on one platform: its fetch facts, inspection and the platform's rules (no index).
+    func judge(_ key: AssetKey, retrieved: RetrievedAsset?, inspection: Inspection?) -> AssetCheck {
+        var asset = AssetCheck(role: key.role, index: nil, url: key.url, status: .skipped, needed: key.needed)
+        if !key.role.isLink {
+            let findings = judge(retrieved, inspection, url: key.url, use: key.use, on: key.platform)
+            fill(&asset, retrieved: retrieved, inspection: inspection, platform: key.platform, judged: findings)
+        }
+        if !key.needed {
+            // The card still renders without it: an unusable avatar, icon or poster is worth a warning only.
+            asset.findings = asset.findings.map { finding in
+                var softened = finding
+                if softened.severity == .error { softened.severity = .warning }
+                return softened
+            }
+        }
+        return asset
     }
 
     /// Everything one platform says about one URL in one use: the facts' own defects as it weighs them, then its
@@ -377,9 +390,9 @@ public struct CheckPipeline: Sendable {
         summary.cards = report.cards.count
         summary.degraded = report.cards.filter(\.card.degraded).count
         summary.broken = report.cards.filter(\.broken).count
-        let findings = report.allFindings
-        summary.errors = findings.count(.error)
-        summary.warnings = findings.count(.warning)
+        let counts = report.findingCounts
+        summary.errors = counts.errors
+        summary.warnings = counts.warnings
         summary.assets = plan.items.filter { $0.mode != .skip }.count
         summary.bytesFetched =
             fetched.reduce(0) { $0 + $1.bytesFetched }

@@ -239,6 +239,44 @@ public struct CheckReport: Sendable, Hashable {
         inputFindings.map(\.finding) + cards.flatMap(\.allFindings) + passes.flatMap(\.verification.findings)
     }
 
+    /// Visits ``allFindings`` in that order without collecting them (a report of 100,000 cards holds millions).
+    public func forEachFinding(_ body: (Finding) -> Void) {
+        for finding in inputFindings { body(finding.finding) }
+        for card in cards.indices {
+            for finding in cards[card].card.findings { body(finding) }
+            for finding in cards[card].checkFindings { body(finding) }
+            for asset in cards[card].assets.indices {
+                for finding in cards[card].assets[asset].findings { body(finding) }
+            }
+        }
+        for pass in passes { for finding in pass.verification.findings { body(finding) } }
+    }
+
+    /// Counts of the report's findings: by severity, failing, suppressed, known to the baseline, and new to it.
+    public struct FindingCounts: Sendable, Hashable {
+        public var errors = 0
+        public var warnings = 0
+        public var failing = 0
+        public var suppressed = 0
+        public var known = 0
+        public var new = 0
+    }
+
+    /// ``FindingCounts`` of every finding, in one pass.
+    public var findingCounts: FindingCounts {
+        var counts = FindingCounts()
+        forEachFinding { finding in
+            if finding.severity == .error { counts.errors += 1 }
+            if finding.severity == .warning { counts.warnings += 1 }
+            guard let verdict = finding.verdict else { return }
+            if verdict.failing { counts.failing += 1 }
+            if verdict.suppressed != nil { counts.suppressed += 1 }
+            if verdict.baseline == .known { counts.known += 1 }
+            if verdict.baseline == .new { counts.new += 1 }
+        }
+        return counts
+    }
+
     /// The root causes a card's assets fall under.
     public func rootCauses(of check: CardCheck) -> [RootCause] {
         guard !rootCauses.isEmpty else { return [] }
@@ -321,10 +359,9 @@ public struct CheckReport: Sendable, Hashable {
     /// `{"new", "known", "fixed": [{"fingerprint", "code", "hint"}]}` under `--baseline`, else `null`.
     var baselineJSON: JSONValue {
         guard let fixed = baselineFixed else { return .null }
-        let findings = allFindings
         return .object(
             JSONObject([
-                ("new", .int(findings.filter { $0.verdict?.baseline == .new }.count)), ("known", .int(summary.known)),
+                ("new", .int(findingCounts.new)), ("known", .int(summary.known)),
                 (
                     "fixed",
                     .array(
