@@ -233,7 +233,8 @@ public struct CheckPipeline: Sendable {
         for reference in card.assets {
             let needed = !card.degraded && AssetRoles.isNeeded(reference.role, renderedAs: card.resolved)
             let use = reference.role.isLink ? nil : AssetRoles.imageUse(reference.role, kind: card.resolved)
-            let key = AssetKey(url: reference.fetchURL, platform: platform, role: reference.role, use: use, needed: needed)
+            let key = AssetKey(
+                url: reference.fetchURL, platform: platform, role: reference.role, use: use, needed: needed)
             var asset: AssetCheck
             if let known = judged[key] {
                 asset = known
