@@ -54,6 +54,7 @@ public enum Redaction {
     /// one grapheme short of `"://"`, and such a word once kept its token).
     public static func redactText(_ text: String) -> String {
         guard containsSchemeSeparator(text), withBytes(text, someURLWordMayHoldSecret) else { return text }
+        if let redacted = withBytes(text, redactWordsOfBytes) { return redacted }
         var out = ""
         var word = ""
         for character in text {
@@ -67,6 +68,32 @@ public enum Redaction {
         }
         out += containsSchemeSeparator(word) ? redactURL(word) : word
         return out
+    }
+
+    /// ``redactText(_:)`` on bytes, when its words can be cut on bytes: every separator byte is a grapheme of its
+    /// own (ASCII on both sides, not the LF of a CRLF), so the byte words are exactly the Character words. `nil`
+    /// when one is not (the Character loop decides those).
+    private static func redactWordsOfBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        var start = 0
+        func word(upTo end: Int) {
+            let word = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            guard containsSchemeSeparator(word) else { return out.append(contentsOf: word) }
+            out.append(contentsOf: redactURL(String(decoding: word, as: UTF8.self)).utf8)
+        }
+        for index in bytes.indices {
+            let byte = bytes[index]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x22 else { continue }
+            let before = index > 0 ? bytes[index - 1] : 0
+            let after = index + 1 < bytes.count ? bytes[index + 1] : 0
+            guard before < 0x80, after < 0x80, !(byte == 0x0A && before == 0x0D) else { return nil }
+            word(upTo: index)
+            out.append(byte)
+            start = index + 1
+        }
+        word(upTo: bytes.count)
+        return String(decoding: out, as: UTF8.self)
     }
 
     // MARK: Scanning
@@ -322,20 +349,20 @@ public enum Redaction {
         return scheme && secret
     }
 
-    private static func containsSchemeSeparator(_ text: String) -> Bool {
-        withBytes(text) { bytes in
-            var matched = 0  // how much of "://" the bytes just seen end with
-            for byte in bytes {
-                if byte == colon {
-                    matched = 1
-                } else if byte == slash && matched > 0 {
-                    if matched == 2 { return true }
-                    matched = 2
-                } else {
-                    matched = 0
-                }
+    private static func containsSchemeSeparator(_ text: String) -> Bool { withBytes(text, containsSchemeSeparator) }
+
+    private static func containsSchemeSeparator(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var matched = 0  // how much of "://" the bytes just seen end with
+        for byte in bytes {
+            if byte == colon {
+                matched = 1
+            } else if byte == slash && matched > 0 {
+                if matched == 2 { return true }
+                matched = 2
+            } else {
+                matched = 0
             }
-            return false
         }
+        return false
     }
 }

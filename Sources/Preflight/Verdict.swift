@@ -80,7 +80,7 @@ public struct FindingRules: Sendable, Hashable {
 
     /// The reason an accepted status excuses a finding about `url` answered with `status`, if one does.
     func accepted(_ url: String?, status: Int?) -> String? {
-        guard let url, let status, let host = Glob.host(of: url) else { return nil }
+        guard !acceptedStatuses.isEmpty, let url, let status, let host = Glob.host(of: url) else { return nil }
         guard acceptedStatuses.contains(where: { Glob.matches($0.host, host) && $0.statuses.contains(status) })
         else { return nil }
         return "HTTP \(status) accepted for \(host) (config acceptStatus)"

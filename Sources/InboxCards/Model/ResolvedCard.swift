@@ -417,8 +417,20 @@ public struct ResolvedCard: Sendable, Hashable {
     }
 
     /// Writes ``json`` without building it: the same bytes (a report of many cards is written card by card).
-    public func write(to writer: inout JSONWriter) {
+    public func write(to writer: inout JSONWriter) { write(to: &writer, type: nil) }
+
+    /// Writes ``json`` with what a later stage adds: a leading `"type"` member (an NDJSON line), members after
+    /// `sdkLog`, and its own `findings` and `assets` arrays' elements in place of the card's.
+    public func write(
+        to writer: inout JSONWriter, type: String?, afterSDKLog: ((inout JSONWriter) -> Void)? = nil,
+        findings writeFindings: ((inout JSONWriter) -> Void)? = nil,
+        assets writeAssets: ((inout JSONWriter) -> Void)? = nil
+    ) {
         writer.beginObject()
+        if let type {
+            writer.key("type")
+            writer.string(type)
+        }
         writer.key("id")
         writer.string(id)
         writer.key("code")
@@ -439,13 +451,22 @@ public struct ResolvedCard: Sendable, Hashable {
         writer.string(degradeReason)
         writer.key("sdkLog")
         writer.string(sdkLog)
+        afterSDKLog?(&writer)
         writer.key("findings")
         writer.beginArray()
-        for finding in findings { finding.write(to: &writer) }
+        if let writeFindings {
+            writeFindings(&writer)
+        } else {
+            for finding in findings { finding.write(to: &writer) }
+        }
         writer.endArray()
         writer.key("assets")
         writer.beginArray()
-        for asset in assets { asset.write(to: &writer) }
+        if let writeAssets {
+            writeAssets(&writer)
+        } else {
+            for asset in assets { asset.write(to: &writer) }
+        }
         writer.endArray()
         writer.key("forced")
         writer.bool(forced)
@@ -554,7 +575,10 @@ public struct ResolveRun: Sendable, Hashable {
     /// then one `summary` line (`schemaVersion` and the counts of ``json``'s `summary`), each a compact object with
     /// its `"type"` first and then the members it has in ``json``.
     public func writeLines(to writer: inout JSONWriter) {
-        for index in cards.indices { NDJSON.line("card", cards[index].json, to: &writer) }
+        for index in cards.indices {
+            cards[index].write(to: &writer, type: "card")
+            writer.raw("\n")
+        }
         for finding in inputFindings { NDJSON.line("finding", finding.json, to: &writer) }
         var summaryLine = JSONObject([("schemaVersion", .int(1))])
         for (key, value) in summary { summaryLine[key] = value }

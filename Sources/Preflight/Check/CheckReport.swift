@@ -74,6 +74,52 @@ public struct AssetCheck: Sendable, Hashable {
     }
 }
 
+extension AssetCheck {
+    /// Writes ``json`` without building it: the same bytes.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("role")
+        writer.string(role.rawValue)
+        writer.key("index")
+        if let index { writer.int(index) } else { writer.null() }
+        writer.key("url")
+        writer.string(Redaction.redactURL(url))
+        writer.key("status")
+        writer.string(status.rawValue)
+        writer.key("failure")
+        writer.string(failure)
+        writer.key("httpStatus")
+        if let httpStatus { writer.int(httpStatus) } else { writer.null() }
+        writer.key("contentType")
+        writer.string(contentType)
+        writer.key("bytes")
+        if let bytes { writer.int(bytes) } else { writer.null() }
+        writer.key("sha256")
+        writer.string(sha256)
+        writer.key("width")
+        if let width { writer.int(width) } else { writer.null() }
+        writer.key("height")
+        if let height { writer.int(height) } else { writer.null() }
+        writer.key("codec")
+        writer.string(codec)
+        writer.key("durationSeconds")
+        writer.value(durationSeconds.map(JSONValue.double) ?? .null)
+        writer.key("moovBeforeMdat")
+        if let moovBeforeMdat { writer.bool(moovBeforeMdat) } else { writer.null() }
+        writer.key("format")
+        writer.string(format)
+        writer.key("source")
+        writer.string(source)
+        writer.key("needed")
+        writer.bool(needed)
+        writer.key("findings")
+        writer.beginArray()
+        for finding in findings { finding.write(to: &writer) }
+        writer.endArray()
+        writer.endObject()
+    }
+}
+
 /// One card after its assets were checked.
 public struct CardCheck: Sendable, Hashable {
     /// The resolved card (kind, degrade, card findings, asset references).
@@ -315,7 +361,7 @@ public struct CheckReport: Sendable, Hashable {
         writer.endArray()
         writer.key("cards")
         writer.beginArray()
-        for index in cards.indices { writer.value(cardJSON(cards[index])) }
+        for index in cards.indices { write(cards[index], to: &writer, type: nil) }
         writer.endArray()
         writer.key("passes")
         writer.beginArray()
@@ -335,7 +381,10 @@ public struct CheckReport: Sendable, Hashable {
     /// input finding, a `pass` line per pass, a `rootCause` line per root cause — and last one `summary` line:
     /// `schemaVersion`, the summary's counts and `baseline`.
     public func writeLines(to writer: inout JSONWriter) {
-        for index in cards.indices { NDJSON.line("card", cardJSON(cards[index]), to: &writer) }
+        for index in cards.indices {
+            write(cards[index], to: &writer, type: "card")
+            writer.raw("\n")
+        }
         for finding in inputFindings { NDJSON.line("finding", finding.json, to: &writer) }
         for pass in passes { NDJSON.line("pass", pass.json, to: &writer) }
         for cause in rootCauses { NDJSON.line("rootCause", cause.json, to: &writer) }
@@ -343,6 +392,30 @@ public struct CheckReport: Sendable, Hashable {
         for (key, value) in summary.json.objectValue ?? JSONObject() { summaryLine[key] = value }
         summaryLine["baseline"] = baselineJSON
         NDJSON.line("summary", .object(summaryLine), to: &writer)
+    }
+
+    /// Writes ``cardJSON(_:)`` without building it (the same bytes), with a leading `"type"` for an NDJSON line.
+    func write(_ check: CardCheck, to writer: inout JSONWriter, type: String?) {
+        let causes = rootCauses(of: check)
+        check.card.write(
+            to: &writer, type: type,
+            afterSDKLog: { writer in
+                writer.key("broken")
+                writer.bool(check.broken)
+                writer.key("failing")
+                writer.bool(check.failing)
+                writer.key("rootCauses")
+                writer.beginArray()
+                for cause in causes { writer.string(cause.id) }
+                writer.endArray()
+            },
+            findings: { writer in
+                for finding in check.card.findings { finding.write(to: &writer) }
+                for finding in check.checkFindings { finding.write(to: &writer) }
+            },
+            assets: { writer in
+                for asset in check.assets { asset.write(to: &writer) }
+            })
     }
 
     /// A card's JSON with `rootCauses` (the ids of the root causes its assets fall under) after `failing`.
