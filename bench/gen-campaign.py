@@ -2,6 +2,7 @@
 """Writes an inbox feed dump as NDJSON: MESSAGES messages whose images all come from URLS distinct URLs.
 
 Usage: gen-campaign.py OUT [MESSAGES=100000] [URLS=1000]
+URLS=0 writes classic messages without any image (no asset at all: the cost of resolving and reporting alone).
 Messages cycle through banner, captioned, classic-with-image and three-slide carousels, with no button links,
 so the distinct asset URLs of the resolved cards are exactly the image URLs (the count `make bench` checks).
 Every message has the keys both SDKs require of a feed message (inbox_id, order, rt, text, action_type, status).
@@ -20,7 +21,7 @@ def image(n):
 
 with open(out, "w") as f:
     for i in range(count):
-        kind = i % 4
+        kind = i % 4 if urls else 2
         params = {"displayType": ["banner", "captioned", "classic", "carousel"][kind], "campaign": f"c{i % 97}"}
         if kind == 3:
             params["carousel"] = [{"image": image(i + k), "title": f"Slide {k}"} for k in range(3)]
@@ -33,7 +34,8 @@ with open(out, "w") as f:
             "send_date": 1764400000 + i,
             "title": f"Offer {i}",
             "text": "Thirty percent off everything this week only",
-            "image": image(i),
-            "action_params": json.dumps(params),
         }
+        if urls:
+            message["image"] = image(i)
+        message["action_params"] = json.dumps(params)
         f.write(json.dumps(message, separators=(",", ":")) + "\n")

@@ -5,7 +5,7 @@
 # Items (issue 8): c resolve rate, d pass verify (issue 14: all cores, the re-audit, and in network.sh the audit of
 # pass URLs), e store ingest here; a small files over loopback, b the 304 re-run,
 # c's request count and f peak RSS of a video prefetch in bench/network.sh (nginx on 127.0.0.1, run as this user);
-# g the shared remote cache and sharded runs in bench/remote.sh (issue 15).
+# g the shared remote cache and sharded runs in bench/remote.sh (issue 15); h check at scale in bench/scale.sh (issue 29).
 #
 # Environment: BENCH_RUNS (default 5), BENCH_MESSAGES (100000), BENCH_URLS (1000), BENCH_PASSES (1000), BENCH_FLEET (10000),
 # BENCH_INGEST_MB (256), BENCH_FILES (10000), BENCH_CONCURRENCY (16), BENCH_H2_CONCURRENCY (= BENCH_CONCURRENCY), BENCH_VIDEO_MB (1024),
@@ -153,6 +153,9 @@ bash bench/network.sh "$bin" "$work" "$results" "$runs"
 
 # MARK: g. the shared remote cache and sharded runs (nginx as origin and WebDAV remote on 127.0.0.1)
 bash bench/remote.sh "$bin" "$work" "$results" "$runs"
+
+# MARK: h. check at scale: check vs resolve + prefetch of the same feed, peak RSS at 100,000 and 1,000,000 messages
+bash bench/scale.sh "$bin" "$work" "$results" "$runs"
 
 # MARK: report
 python3 bench/report.py "$results" "$messages" "$urls" "$passes" "$ingest_mb" "$work" >bench/RESULTS.md

@@ -125,6 +125,18 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
+    /// The integer, or `null` when it is `nil`.
+    public mutating func int(_ value: Int?) {
+        guard let value else { return null() }
+        int(value)
+    }
+
+    /// The Boolean, or `null` when it is `nil`.
+    public mutating func bool(_ value: Bool?) {
+        guard let value else { return null() }
+        bool(value)
+    }
+
     public mutating func bool(_ value: Bool) {
         beginValue()
         buffer.append(value ? Self.trueText : Self.falseText)

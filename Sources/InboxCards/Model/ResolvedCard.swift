@@ -93,7 +93,7 @@ public struct AssetReference: Sendable, Hashable {
         writer.key("role")
         writer.string(role.rawValue)
         writer.key("index")
-        if let index { writer.int(index) } else { writer.null() }
+        writer.int(index)
         writer.key("url")
         writer.string(url)
         writer.endObject()
@@ -493,7 +493,7 @@ public struct ResolvedCard: Sendable, Hashable {
         for slide in slides { writer.value(slide.json) }
         writer.endArray()
         writer.key("feedPosition")
-        if let feedPosition { writer.int(feedPosition) } else { writer.null() }
+        writer.int(feedPosition)
         writer.endObject()
     }
 }

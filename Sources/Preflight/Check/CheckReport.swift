@@ -81,7 +81,7 @@ extension AssetCheck {
         writer.key("role")
         writer.string(role.rawValue)
         writer.key("index")
-        if let index { writer.int(index) } else { writer.null() }
+        writer.int(index)
         writer.key("url")
         writer.string(Redaction.redactURL(url))
         writer.key("status")
@@ -89,23 +89,23 @@ extension AssetCheck {
         writer.key("failure")
         writer.string(failure)
         writer.key("httpStatus")
-        if let httpStatus { writer.int(httpStatus) } else { writer.null() }
+        writer.int(httpStatus)
         writer.key("contentType")
         writer.string(contentType)
         writer.key("bytes")
-        if let bytes { writer.int(bytes) } else { writer.null() }
+        writer.int(bytes)
         writer.key("sha256")
         writer.string(sha256)
         writer.key("width")
-        if let width { writer.int(width) } else { writer.null() }
+        writer.int(width)
         writer.key("height")
-        if let height { writer.int(height) } else { writer.null() }
+        writer.int(height)
         writer.key("codec")
         writer.string(codec)
         writer.key("durationSeconds")
         writer.value(durationSeconds.map(JSONValue.double) ?? .null)
         writer.key("moovBeforeMdat")
-        if let moovBeforeMdat { writer.bool(moovBeforeMdat) } else { writer.null() }
+        writer.bool(moovBeforeMdat)
         writer.key("format")
         writer.string(format)
         writer.key("source")
