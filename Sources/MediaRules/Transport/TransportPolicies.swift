@@ -114,10 +114,18 @@ public struct ATSPolicy: Sendable, Hashable {
 
     /// The exception domain that governs `host`: its own entry, else the closest parent that includes subdomains.
     func exceptionDomain(for host: String) -> ExceptionDomain? {
-        if let exact = exceptionDomains.last(where: { $0.domain == host }) { return exact }
-        return exceptionDomains.filter { $0.includesSubdomains && host.hasSuffix("." + $0.domain) }
-            .max { $0.domain.count < $1.domain.count }
+        governingEntry(exceptionDomains, host: host, domain: \.domain, includesSubdomains: \.includesSubdomains)
     }
+}
+
+/// The entry of a per-domain table that governs `host`, as both ATS and Android's network security config pick it:
+/// the last entry naming the host itself, else the longest parent domain whose entry includes subdomains.
+func governingEntry<Entry>(
+    _ entries: [Entry], host: String, domain: (Entry) -> String, includesSubdomains: (Entry) -> Bool
+) -> Entry? {
+    if let exact = entries.last(where: { domain($0) == host }) { return exact }
+    return entries.filter { includesSubdomains($0) && host.hasSuffix("." + domain($0)) }
+        .max { domain($0).count < domain($1).count }
 }
 
 /// An Android app's cleartext policy for plain `http://` (`res/xml/…` network security config, or the manifest's
@@ -185,11 +193,7 @@ public struct CleartextPolicy: Sendable, Hashable {
     public func decision(host: String, targetSdk: Int) -> TransportDecision {
         let host = host.lowercased()
         let from = source.isEmpty ? "" : " in \(source)"
-        let rule =
-            domains.last { $0.domain == host }
-            ?? domains.filter { $0.includeSubdomains && host.hasSuffix("." + $0.domain) }.max {
-                $0.domain.count < $1.domain.count
-            }
+        let rule = governingEntry(domains, host: host, domain: \.domain, includesSubdomains: \.includeSubdomains)
         if let rule, let permitted = rule.permitted {
             let which = rule.domain == host ? host : "\(host) (under \(rule.domain), includeSubdomains)"
             let verb = permitted ? "permits" : "forbids"

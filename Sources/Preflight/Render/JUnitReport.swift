@@ -169,15 +169,21 @@ public enum JUnitReport {
                 return
             }
             if let excuse = finding.verdict?.excuse { excused.append(excuse) }
-            var line = "\(finding.severity.rawValue) \(Redaction.redactText(finding.code))"
-            if let label = finding.platformLabel { line += " [\(label)]" }
-            line += ": "
-            line += Redaction.redactText(finding.message)
-            if let path = finding.path { line += " (at \(Redaction.redactURL(path)))" }
-            if let context { line += " — \(context)" }
+            var line = Self.line(finding, context: context)
             if let reason = finding.verdict?.suppressed { line += " [suppressed: \(Redaction.redactText(reason))]" }
             if finding.verdict?.baseline == .known { line += " [known]" }
             output.append(line)
+        }
+
+        /// `severity code [platform]: message (at path) — context`, redacted: one finding in `<system-out>` or a
+        /// `<failure>`'s text.
+        static func line(_ finding: Finding, context: String?) -> String {
+            var line = "\(finding.severity.rawValue) \(Redaction.redactText(finding.code))"
+            if let label = finding.platformLabel { line += " [\(label)]" }
+            line += ": " + Redaction.redactText(finding.message)
+            if let path = finding.path { line += " (at \(Redaction.redactURL(path)))" }
+            if let context { line += " — \(context)" }
+            return line
         }
 
         func write(to out: inout String) {
@@ -191,11 +197,7 @@ public enum JUnitReport {
                 out += " message=\"\(Markup.attribute(message))\">"
                 var details: [String] = []
                 for (finding, context) in failures {
-                    let only = finding.platformLabel.map { " [\($0)]" } ?? ""
-                    var line =
-                        "\(finding.severity.rawValue) \(finding.code)\(only): \(Redaction.redactText(finding.message))"
-                    if let path = finding.path { line += " (at \(Redaction.redactURL(path)))" }
-                    if let context { line += " — \(context)" }
+                    var line = Self.line(finding, context: context)
                     if finding.verdict?.baseline == .new { line += " [new]" }
                     details.append(line)
                 }
