@@ -166,13 +166,46 @@ struct RenderHTMLTests {
                 report.cards[card].assets[asset].sha256 = report.cards[card].assets[asset].url
             }
         }
-        let html = HTMLReport.render(report) { url in
+        let stored: (String) -> (bytes: [UInt8], contentType: String)? = { url in
             let number = url.split(separator: "-").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
             return (images[number], "image/png")
         }
+        let html = HTMLReport.render(report, image: stored, limits: HTMLReport.PreviewLimits(allCardsUpTo: 10_000))
         #expect(Self.values(of: "data-card-id", in: html).count == 10_000)
         #expect(html.components(separatedBy: ";base64,").count - 1 == 100)
         #expect(html.utf8.count < 3_000_000, "\(html.utf8.count) bytes")
+    }
+
+    /// Past ``HTMLReport/PreviewLimits/allCardsUpTo`` cards, each feed draws every degraded (broken, failing) card
+    /// and the first `othersPerFeed` others, in feed order, and says how many it left out; up to it, every card.
+    @Test(arguments: [(2_000, 200), (100, 7)])
+    func largeReportsDrawTheNotableCardsAndSayWhatIsLeftOut(allCardsUpTo: Int, others: Int) {
+        let messages = (0..<5_000).map { index in
+            // Every 25th a carousel without slides: degraded to classic.
+            let kind = index % 25 == 0 ? "carousel" : "banner"
+            return #"{"ios_title": "Sale \#(index)", "content": "Up to 30% off", "inbox_days": 1, "#
+                + #""inbox_image": "https://cdn.example.com/hero.png", "data": {"displayType": "\#(kind)"}}"#
+        }
+        let report = RenderFixtures.report("[" + messages.joined(separator: ",") + "]", passes: [])
+        let degraded = report.cards.filter(\.card.degraded).count
+        #expect(degraded == 200)
+        let limits = HTMLReport.PreviewLimits(allCardsUpTo: allCardsUpTo, othersPerFeed: others)
+        let html = HTMLReport.render(report, image: RenderFixtures.storedImage, limits: limits)
+        let drawn = Self.values(of: "data-card-id", in: html)
+        #expect(drawn.count == degraded + others)
+        #expect(html.components(separatedBy: "class=\"card kind-classic degraded").count - 1 == degraded)
+        #expect(Set(drawn).count == drawn.count, "no card drawn twice")
+        let leftOut = report.cards.count - drawn.count
+        #expect(
+            html.contains(
+                "<p class=\"left-out\">\(leftOut) of this feed's \(report.cards.count) cards are not drawn: past "
+                    + "\(allCardsUpTo) cards the preview draws every broken, degraded and failing card and the first "
+                    + "\(others) others of each feed"))
+        // Under the limit nothing is left out.
+        let all = HTMLReport.render(
+            report, image: RenderFixtures.storedImage, limits: HTMLReport.PreviewLimits(allCardsUpTo: 5_000))
+        #expect(Self.values(of: "data-card-id", in: all).count == report.cards.count)
+        #expect(!all.contains("class=\"left-out\""))
     }
 
     @Test func emptyReportSaysSo() {

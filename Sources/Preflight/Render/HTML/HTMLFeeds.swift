@@ -8,6 +8,19 @@ extension HTMLReport {
         var platform: Platform
         var language: String?
         var cards: [CardCheck]
+        /// Each drawn card's place in the whole feed (0 = top): all of them, unless ``PreviewLimits`` left some out.
+        var positions: [Int]
+        /// Cards of the feed not drawn (``PreviewLimits``), and the limits that left them out.
+        var leftOut = 0
+        var limits: PreviewLimits? = nil
+
+        init(title: String, platform: Platform, language: String?, cards: [CardCheck]) {
+            self.title = title
+            self.platform = platform
+            self.language = language
+            self.cards = cards
+            self.positions = Array(cards.indices)
+        }
     }
 
     /// One feed per platform, SDK profile and device language, each in the order that SDK shows it
@@ -87,9 +100,16 @@ extension HTMLReport {
             out += "<section class=\"feed \(platform)\" id=\"f\(index)\" data-platform=\"\(platform)\""
             if let language = feed.language { out += " data-language=\"\(Markup.attribute(language))\"" }
             out += "><h2>\(Markup.text(feed.title))</h2>\n"
-            for (position, check) in feed.cards.enumerated() {
+            for (check, position) in zip(feed.cards, feed.positions) {
                 writeCard(
                     check, report: report, feed: index, position: position, images: images, app: app, to: &out)
+            }
+            if feed.leftOut > 0, let limits = feed.limits {
+                let total = feed.cards.count + feed.leftOut
+                out += "<p class=\"left-out\">\(feed.leftOut) of this feed's \(total) cards are not drawn: past "
+                out += "\(limits.allCardsUpTo) cards the preview draws every broken, degraded and failing card and "
+                out += "the first \(limits.othersPerFeed) others of each feed (the JSON and NDJSON reports hold them "
+                out += "all).</p>\n"
             }
             out += "</section>\n"
         }

@@ -55,6 +55,41 @@ public enum HTMLReport {
     /// thousands of distinct images still gives a page a browser opens.
     public static let maxTotalImageBytes = 48 << 20
 
+    /// How much of a large report the preview draws, so that a check of a whole feed export still gives a page a
+    /// browser opens: up to ``allCardsUpTo`` cards in the report, every card; past it, in each feed, every card that
+    /// is broken, degraded or failing, and the first ``othersPerFeed`` of the rest in feed order; each feed then
+    /// says how many it left out (the JSON and NDJSON reports hold them all).
+    public struct PreviewLimits: Sendable, Hashable {
+        public var allCardsUpTo: Int
+        public var othersPerFeed: Int
+
+        public init(allCardsUpTo: Int = 2_000, othersPerFeed: Int = 200) {
+            self.allCardsUpTo = allCardsUpTo
+            self.othersPerFeed = othersPerFeed
+        }
+
+        /// The feed as drawn: its cards within the limits, and how many were left out.
+        func drawn(of feed: Feed, reportCards: Int) -> Feed {
+            guard reportCards > allCardsUpTo else { return feed }
+            var drawn = feed
+            drawn.cards = []
+            drawn.positions = []
+            var others = 0
+            for (position, check) in feed.cards.enumerated() {
+                let notable = check.broken || check.card.degraded || check.failing
+                if !notable {
+                    guard others < othersPerFeed else { continue }
+                    others += 1
+                }
+                drawn.cards.append(check)
+                drawn.positions.append(feed.positions[position])
+            }
+            drawn.leftOut = feed.cards.count - drawn.cards.count
+            drawn.limits = self
+            return drawn
+        }
+    }
+
     /// The page.
     /// - Parameters:
     ///   - report: the check report.
@@ -63,10 +98,11 @@ public enum HTMLReport {
     ///     (the assets' ``AssetCheck/sha256``): with its first URL, and with another of its URLs only when an earlier
     ///     one gave `nil`.
     ///   - app: the app's name and icon for the classic avatar.
+    ///   - limits: how many cards a large report draws (``PreviewLimits``).
     /// - Returns: the HTML document.
     public static func render(
         _ report: CheckReport, image: (String) -> (bytes: [UInt8], contentType: String)?,
-        app: AppIdentity = AppIdentity()
+        app: AppIdentity = AppIdentity(), limits: PreviewLimits = PreviewLimits()
     ) -> String {
         var images = embedImages(report, image: image)
         if let icon = app.icon, let type = embeddableType(format: nil, contentType: icon.contentType),
@@ -75,7 +111,7 @@ public enum HTMLReport {
             images.css += ".app-icon{background-image:url(\"data:\(type);base64,\(Base64.encode(icon.bytes))\")}\n"
             images.appIcon = true
         }
-        let feeds = feeds(report.cards)
+        let feeds = feeds(report.cards).map { limits.drawn(of: $0, reportCards: report.cards.count) }
         images.css += tabRules(count: feeds.count)
         var body = ""
         body.reserveCapacity(4096 + report.cards.count * 400)

@@ -9,6 +9,7 @@ extension HTMLReport {
         .count{background:#f2f2f7;border-radius:8px;padding:4px 10px}
         .count.warn{background:#fff3cd;color:#7a5200}.count.bad{background:#fde2e1;color:#a4161a}
         .options{color:#6c6c70;margin:8px 0 0}.empty{text-align:center;color:#6c6c70;padding:24px}
+        .left-out{color:#6c6c70;font-size:13px;padding:12px 16px;margin:0}
         .tab{position:absolute;opacity:0;pointer-events:none}
         .tabs{display:flex;gap:6px;overflow-x:auto;padding:8px 12px;position:sticky;top:0;z-index:2;background:#f2f2f7}
         .tabs label{white-space:nowrap;padding:4px 12px;border-radius:14px;background:#e5e5ea;cursor:pointer}
