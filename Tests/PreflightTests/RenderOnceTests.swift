@@ -87,10 +87,13 @@ struct RenderOnceTests {
         let bodies = (0..<3).map { Self.png(width: 1200, height: 600, bytes: 52 << 10, seed: $0) }
         let report = Self.trackedBanners(6000, bodies: bodies)
         var asked: [String] = []
-        let html = HTMLReport.render(report) { url in
-            asked.append(url)
-            return (bodies[Self.body(of: url)], "image/png")
-        }
+        // Every card drawn (not the first 200 of the feed a report past 2,000 cards draws).
+        let html = HTMLReport.render(
+            report,
+            image: { url in
+                asked.append(url)
+                return (bodies[Self.body(of: url)], "image/png")
+            }, limits: HTMLReport.PreviewLimits(allCardsUpTo: 6000))
         #expect(asked.count == 3, "\(asked.count) URLs asked for")
         #expect(html.components(separatedBy: ";base64,").count - 1 == 3)
         let classes = Self.heroClasses(html)
