@@ -71,29 +71,20 @@ public enum Redaction {
     }
 
     /// ``redactText(_:)`` on bytes, when its words can be cut on bytes: every separator byte is a grapheme of its
-    /// own (ASCII on both sides, not the LF of a CRLF), so the byte words are exactly the Character words. `nil`
-    /// when one is not (the Character loop decides those).
+    /// own, so the byte words are exactly the Character words. `nil` when one is not (the Character loop decides).
     private static func redactWordsOfBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)
-        var start = 0
-        func word(upTo end: Int) {
-            let word = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            guard containsSchemeSeparator(word) else { return out.append(contentsOf: word) }
-            out.append(contentsOf: redactURL(String(decoding: word, as: UTF8.self)).utf8)
+        let exact = forEachWord(of: bytes) { word, separator in
+            if containsSchemeSeparator(word) {
+                out.append(contentsOf: redactURL(String(decoding: word, as: UTF8.self)).utf8)
+            } else {
+                out.append(contentsOf: word)
+            }
+            if let separator { out.append(separator) }
+            return true
         }
-        for index in bytes.indices {
-            let byte = bytes[index]
-            guard byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x22 else { continue }
-            let before = index > 0 ? bytes[index - 1] : 0
-            let after = index + 1 < bytes.count ? bytes[index + 1] : 0
-            guard before < 0x80, after < 0x80, !(byte == 0x0A && before == 0x0D) else { return nil }
-            word(upTo: index)
-            out.append(byte)
-            start = index + 1
-        }
-        word(upTo: bytes.count)
-        return String(decoding: out, as: UTF8.self)
+        return exact ? String(decoding: out, as: UTF8.self) : nil
     }
 
     // MARK: Scanning
@@ -314,39 +305,43 @@ public enum Redaction {
     /// Whether `text` holds `://`, by a byte scan: most texts hold no URL, and this runs on every message.
     /// Whether some word of `text` holds both `://` and one of `? @ # ;` — the only words ``redactText(_:)`` can
     /// change (``redactURL(_:)``'s fast path) — so that a finding message naming a plain URL (every card's
-    /// transport finding on a feed of `http://` images) is written without splitting it into characters.
-    ///
-    /// Words are cut at the separator bytes ``redactText(_:)`` cuts at, but never where a grapheme cluster could
-    /// hold the separator (`\r\n`, or a non-ASCII byte just before or after it): each word here is then a union of
-    /// that function's words, so `false` means none of those can change.
+    /// transport finding on a feed of `http://` images) is written without splitting it into characters. The words
+    /// are ``forEachWord(of:_:)``'s, unions of that function's words: `false` means none of those can change.
     private static func someURLWordMayHoldSecret(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var scheme = false
-        var secret = false
-        var matched = 0  // how much of "://" the word's last bytes are
+        var found = false
+        _ = forEachWord(of: bytes) { word, _ in
+            found =
+                containsSchemeSeparator(word)
+                && word.contains { $0 == question || $0 == at || $0 == hash || $0 == semicolon }
+            return !found
+        }
+        return found
+    }
+
+    /// Calls `body` with each word of `bytes` as ``redactText(_:)`` cuts them (at space, newline, tab and quote) and
+    /// the separator after it (`nil` after the last), until `body` returns `false`. A separator that may share a
+    /// grapheme cluster with a neighbour (`\r\n`, or a non-ASCII byte just before or after it) is not cut at but kept
+    /// in its word, so each word is a union of the Character loop's words.
+    /// - Returns: whether every separator was cut at (the words are then exactly the Character loop's).
+    private static func forEachWord(
+        of bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, UInt8?) -> Bool
+    ) -> Bool {
+        var exact = true
+        var start = 0
         for index in bytes.indices {
             let byte = bytes[index]
-            let separator = byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x22
-            if separator {
-                let before = index > 0 ? bytes[index - 1] : 0
-                let after = index + 1 < bytes.count ? bytes[index + 1] : 0
-                let cut = before < 0x80 && after < 0x80 && !(byte == 0x0A && before == 0x0D)
-                if cut {
-                    if scheme && secret { return true }
-                    (scheme, secret, matched) = (false, false, 0)
-                    continue
-                }
+            guard byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x22 else { continue }
+            let before = index > 0 ? bytes[index - 1] : 0
+            let after = index + 1 < bytes.count ? bytes[index + 1] : 0
+            guard before < 0x80, after < 0x80, !(byte == 0x0A && before == 0x0D) else {
+                exact = false
+                continue
             }
-            if byte == question || byte == at || byte == hash || byte == semicolon { secret = true }
-            if byte == colon {
-                matched = 1
-            } else if byte == slash && matched > 0 {
-                if matched == 2 { scheme = true }
-                matched = matched == 2 ? 0 : 2
-            } else {
-                matched = 0
-            }
+            guard body(UnsafeBufferPointer(rebasing: bytes[start..<index]), byte) else { return exact }
+            start = index + 1
         }
-        return scheme && secret
+        _ = body(UnsafeBufferPointer(rebasing: bytes[start...]), nil)
+        return exact
     }
 
     private static func containsSchemeSeparator(_ text: String) -> Bool { withBytes(text, containsSchemeSeparator) }

@@ -10,9 +10,8 @@ extension HTMLReport {
         var cards: [CardCheck]
         /// Each drawn card's place in the whole feed (0 = top): all of them, unless ``PreviewLimits`` left some out.
         var positions: [Int]
-        /// Cards of the feed not drawn (``PreviewLimits``), and the limits that left them out.
+        /// Cards of the feed not drawn (``PreviewLimits``).
         var leftOut = 0
-        var limits: PreviewLimits? = nil
 
         init(title: String, platform: Platform, language: String?, cards: [CardCheck]) {
             self.title = title
@@ -83,7 +82,8 @@ extension HTMLReport {
     /// The feeds side by side on a wide screen, as tabs on a narrow one (radio buttons and CSS: the page has no
     /// script).
     static func writeFeeds(
-        _ feeds: [Feed], report: CheckReport, images: Images, app: AppIdentity, to out: inout String
+        _ feeds: [Feed], report: CheckReport, images: Images, app: AppIdentity, limits: PreviewLimits,
+        to out: inout String
     ) {
         guard !feeds.isEmpty else { return }
         out += "<main class=\"feeds\">\n"
@@ -104,7 +104,7 @@ extension HTMLReport {
                 writeCard(
                     check, report: report, feed: index, position: position, images: images, app: app, to: &out)
             }
-            if feed.leftOut > 0, let limits = feed.limits {
+            if feed.leftOut > 0 {
                 let total = feed.cards.count + feed.leftOut
                 out += "<p class=\"left-out\">\(feed.leftOut) of this feed's \(total) cards are not drawn: past "
                 out += "\(limits.allCardsUpTo) cards the preview draws every broken, degraded and failing card and "

@@ -85,7 +85,6 @@ public enum HTMLReport {
                 drawn.positions.append(feed.positions[position])
             }
             drawn.leftOut = feed.cards.count - drawn.cards.count
-            drawn.limits = self
             return drawn
         }
     }
@@ -117,7 +116,7 @@ public enum HTMLReport {
         body.reserveCapacity(4096 + report.cards.count * 400)
         writeSummary(report, to: &body)
         if report.cards.isEmpty { body += "<p class=\"empty\">No inbox cards: nothing reaches the inbox.</p>\n" }
-        writeFeeds(feeds, report: report, images: images, app: app, to: &body)
+        writeFeeds(feeds, report: report, images: images, app: app, limits: limits, to: &body)
         writeInputs(report.inputFindings, to: &body)
         writePasses(report.passes, to: &body)
 
