@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(name: "fixture-server", dependencies: ["FixtureServer"]),
 
         // MARK: Tests (one target per module; end-to-end CLI tests in CLITests)
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["StrictJSON"], path: "Tests/TestSupport"),
         .testTarget(name: "FindingsTests", dependencies: ["TestSupport", "Findings", "StrictJSON"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "InboxCardsTests", dependencies: ["TestSupport", "InboxCards", "StrictJSON"]),

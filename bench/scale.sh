@@ -60,7 +60,8 @@ measure h1 --runs "$runs" --warmup 1 \
 
 # Peak RSS, wall time, report bytes and cards: one line per command, "NAME RSS_KB SECONDS BYTES CARDS". The report
 # is counted as it streams by (a report of millions of cards would not fit in tmpfs and memory beside the run): its
-# byte count, and the card count from the JSON summary (near the top) or the NDJSON summary line (the last).
+# byte count, and the card count from the JSON summary (resolve: near the top; check: at the end) or the NDJSON
+# summary line (the last).
 : >"$results/h-rss.txt"
 rss() {
     local name="$1"
@@ -78,7 +79,9 @@ while True:
         head += chunk[:65536]
     tail = (tail + chunk)[-65536:]
 if head.startswith(b"{\n"):
-    cards = int(re.search(rb"\"cards\": (\d+)", head).group(1))
+    # resolve prints its summary first, check (schemaVersion 2) last.
+    found = re.search(rb"\"cards\": (\d+)", head) or list(re.finditer(rb"\"cards\": (\d+)", tail))[-1]
+    cards = int(found.group(1))
 else:
     cards = json.loads(tail.rstrip(b"\n").rsplit(b"\n", 1)[-1])["cards"]
 print(size, cards)')

@@ -37,14 +37,18 @@ extension Finding {
             writer.key("platform")
             writer.string(platform.rawValue)
         }
-        if let verdict {
-            writer.key("failing")
-            writer.bool(verdict.failing)
-            writer.key("suppressed")
-            writer.string(verdict.suppressed.map(Redaction.redactText))
-            writer.key("baseline")
-            writer.string(verdict.baseline?.rawValue)
-        }
+        writeVerdictMembers(to: &writer)
+    }
+
+    /// `failing`, `suppressed` and `baseline` when the finding has a verdict; nothing before one.
+    public func writeVerdictMembers(to writer: inout JSONWriter) {
+        guard let verdict else { return }
+        writer.key("failing")
+        writer.bool(verdict.failing)
+        writer.key("suppressed")
+        writer.string(verdict.suppressed.map(Redaction.redactText))
+        writer.key("baseline")
+        writer.string(verdict.baseline?.rawValue)
     }
 
     /// Writes ``json`` without building it: the same bytes.

@@ -310,7 +310,7 @@ import Testing
     /// `code platform sdk` → the card's verdict.
     static func verdicts(_ report: JSONValue) throws -> [String: CardVerdict] {
         var verdicts: [String: CardVerdict] = [:]
-        for card in try #require(report["cards"]?.arrayValue) {
+        for card in try #require(CheckReportJSON.flattened(report)["cards"]?.arrayValue) {
             let key = [card["code"], card["platform"], card["sdk"]].map { $0?.stringValue ?? "?" }.joined(
                 separator: " ")
             let assets = (card["assets"]?.arrayValue ?? []).map { asset in
@@ -331,7 +331,7 @@ import Testing
 
     /// Every finding message of the cards whose key starts with `prefix`.
     static func messages(_ report: JSONValue, card prefix: String) -> [String] {
-        (report["cards"]?.arrayValue ?? []).filter {
+        (CheckReportJSON.flattened(report)["cards"]?.arrayValue ?? []).filter {
             [$0["code"], $0["platform"]].map { $0?.stringValue ?? "" }.joined(separator: " ").hasPrefix(prefix)
         }.flatMap { card in
             (card["assets"]?.arrayValue ?? []).flatMap { $0["findings"]?.arrayValue ?? [] }

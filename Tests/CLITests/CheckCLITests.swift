@@ -1,6 +1,7 @@
 import FixtureServer
 import Foundation
 import StrictJSON
+import TestSupport
 import Testing
 
 /// `inbox-assets check` end to end: the built binary against the loopback fixture server serving Fixtures/www,
@@ -32,7 +33,7 @@ import Testing
 
         func json(_ campaign: String, _ extra: [String] = []) async throws -> (CLIResult, JSONValue) {
             let result = try await check(campaign, ["--format", "json", "--fail-on", "never"] + extra)
-            return (result, try JSON.parse(result.stdout))
+            return (result, CheckReportJSON.flattened(try JSON.parse(result.stdout)))
         }
     }
 
@@ -271,7 +272,7 @@ import Testing
             let result = try await env.check(
                 campaign, ["--format", "json", "--fail-on", "never"] + extra, store: false)
             #expect(result.status == 0, "\(result.stderr)")
-            return try JSON.parse(result.stdout)
+            return CheckReportJSON.flattened(try JSON.parse(result.stdout))
         }
         let report = try await run([])
         #expect(codes(report).contains("video.hls.unreachable"))

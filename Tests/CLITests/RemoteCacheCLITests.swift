@@ -426,7 +426,7 @@ import Testing
             "1", "--format", "json",
         ])
         #expect(result.status == 0 || result.status == 1, "\(result.stderr)")
-        let report = try JSON.parse(result.stdout)
+        let report = CheckReportJSON.flattened(try JSON.parse(result.stdout))
         let warnings = (report["findings"]?.arrayValue ?? []).filter {
             $0["code"] == "store.remoteUnavailable"
         }

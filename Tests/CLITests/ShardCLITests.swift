@@ -11,10 +11,11 @@ import Testing
     private static let images = (0..<30).map { "https://cdn.example.com/bytes/\(500 + $0 * 11)" }
 
     private static func assetSources(_ report: JSONValue) -> [(url: String, source: String)] {
-        (report["cards"]?.arrayValue ?? []).flatMap { $0["assets"]?.arrayValue ?? [] }.compactMap { asset in
-            guard let url = asset["url"]?.stringValue, let source = asset["source"]?.stringValue else { return nil }
-            return (url, source)
-        }
+        (CheckReportJSON.flattened(report)["cards"]?.arrayValue ?? []).flatMap { $0["assets"]?.arrayValue ?? [] }
+            .compactMap { asset in
+                guard let url = asset["url"]?.stringValue, let source = asset["source"]?.stringValue else { return nil }
+                return (url, source)
+            }
     }
 
     @Test(arguments: [2, 3, 7])

@@ -164,7 +164,7 @@ enum UnwritableStore: String, CaseIterable, Sendable, CustomTestStringConvertibl
         let result = try await how.run(
             ["check", setup.campaign, "--store", setup.store, "--format", "json"] + setup.fixture.network)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        let report = try JSON.parse(result.stdout)
+        let report = CheckReportJSON.flattened(try JSON.parse(result.stdout))
         #expect(report["summary"]?["broken"] == 0)
         #expect(report["summary"]?["errors"] == 0)
         let findings = try #require(report["findings"]?.arrayValue)

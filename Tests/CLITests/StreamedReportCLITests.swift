@@ -73,13 +73,23 @@ import Testing
         let result = try await CLI.run(arguments)
         let values = try Self.lines(result.stdout)
         let summary = try #require(values.last)
-        #expect(summary["schemaVersion"] == 1)
+        #expect(summary["schemaVersion"] == 2)
         #expect(summary["failing"] == .bool(result.status == 1), "exit \(result.status)")
         #expect(result.status == (failOn == "never" ? 0 : 1))
         let cards = values.filter { $0["type"] == "card" }
         #expect(summary["cards"] == .int(cards.count))
         #expect(cards.contains { $0["platform"] == "android" } && cards.contains { $0["platform"] == "ios" })
         #expect(cards.allSatisfy { $0["assets"]?.arrayValue != nil && $0["broken"] != nil })
+        // Every card's assets refer to an `asset` line, which comes before the cards.
+        var table = JSONObject()
+        for line in values where line["type"] == "asset" { table[line["key"]?.stringValue ?? ""] = line }
+        let firstCard = try #require(values.firstIndex { $0["type"] == "card" })
+        #expect(values[firstCard...].allSatisfy { $0["type"] != "asset" })
+        let tableReport = JSONValue.object(JSONObject([("assets", .object(table))]))
+        for card in cards {
+            let joined = CheckReportJSON.assets(of: card, in: tableReport)
+            #expect(joined.count == card["assets"]?.arrayValue?.count, "\(card["id"] ?? .null)")
+        }
         // The same bytes into a file.
         let path = directory + "/report.ndjson"
         let written = try await CLI.run(arguments + ["-o", path])

@@ -112,9 +112,9 @@ import WalletPass
         let assets = outcome.report.cards.flatMap(\.assets).filter { $0.role == .video }
         #expect(assets.count == 3)
         let hev1 = try #require(assets.first { $0.url.hasSuffix("hev1-moov-at-end.mp4") })
-        #expect(hev1.json["codec"] == "hev1")
-        #expect(hev1.json["width"] == 64 && hev1.json["height"] == 48)
-        #expect(hev1.json["moovBeforeMdat"] == false)
+        #expect(hev1.codec == "hev1")
+        #expect(hev1.width == 64 && hev1.height == 48)
+        #expect(hev1.moovBeforeMdat == false)
         #expect(abs((hev1.durationSeconds ?? 0) - 1) < 0.05)
         #expect(hev1.status == .failed, "hev1 does not play in AVPlayer")
         let clip = try #require(assets.first { $0.url.hasSuffix("clip.mp4") })

@@ -55,6 +55,18 @@ struct SchemaTests {
             return .object(object)
         }
         func typed(_ type: String) -> [JSONValue] { values.filter { $0["type"] == .string(type) }.map(stripped) }
+        // The lines come in the document's order: assets, passes, root causes, cards, input findings, summary.
+        let order = ["asset", "pass", "rootCause", "card", "finding", "summary"]
+        let ranks = values.compactMap { $0["type"]?.stringValue }.map { order.firstIndex(of: $0) ?? -1 }
+        #expect(ranks == ranks.sorted() && !ranks.contains(-1))
+        let assets = values.filter { $0["type"] == "asset" }
+        #expect(assets.count == document["assets"]?.objectValue?.count)
+        for line in assets {
+            var entry = stripped(line).objectValue ?? JSONObject()
+            let key = entry["key"]?.stringValue ?? ""
+            entry["key"] = nil
+            #expect(JSONValue.object(entry) == document["assets"]?[key], "asset \(key)")
+        }
         #expect(typed("card") == document["cards"]?.arrayValue)
         #expect(typed("finding") == document["findings"]?.arrayValue)
         #expect(typed("pass") == document["passes"]?.arrayValue)
@@ -68,7 +80,7 @@ struct SchemaTests {
             #expect(summary[key] == value, "summary.\(key)")
         }
         #expect(
-            values.count == report.cards.count + report.inputFindings.count + report.passes.count
+            values.count == assets.count + report.cards.count + report.inputFindings.count + report.passes.count
                 + report.rootCauses.count + 1)
     }
 
@@ -215,7 +227,7 @@ struct SchemaTests {
     static let breakages: [Breakage] = [
         Breakage(
             name: "no schemaVersion", path: ["schemaVersion"], value: nil, expected: "$: required key schemaVersion"),
-        Breakage(name: "schemaVersion 2", path: ["schemaVersion"], value: 2, expected: "$.schemaVersion: 2 is not 1"),
+        Breakage(name: "schemaVersion 1", path: ["schemaVersion"], value: 1, expected: "$.schemaVersion: 1 is not 2"),
         Breakage(
             name: "negative count", path: ["summary", "cards"], value: -1,
             expected: "$.summary.cards: -1 is less than 0"),
@@ -247,8 +259,8 @@ struct SchemaTests {
             name: "unknown asset role", path: ["cards", "0", "assets", "0", "role"], value: "logo",
             expected: "$.cards[0].assets[0].role: \"logo\" is not one of"),
         Breakage(
-            name: "httpStatus as string", path: ["cards", "0", "assets", "0", "httpStatus"], value: "200",
-            expected: "$.cards[0].assets[0].httpStatus: string is not integer or null"),
+            name: "use as string", path: ["cards", "0", "assets", "0", "use"], value: "0",
+            expected: "$.cards[0].assets[0].use: string is not integer"),
         Breakage(
             name: "unknown severity", path: ["cards", "6", "findings", "0", "severity"], value: "fatal",
             expected: "$.cards[6].findings[0].severity: \"fatal\" is not one of"),

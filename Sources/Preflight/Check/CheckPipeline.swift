@@ -89,17 +89,6 @@ public struct CheckPipeline: Sendable {
         var tooLargeToInspect = false
     }
 
-    /// One URL as one platform's cards use it in one role: judged and filled in once however many cards share it
-    /// (a card's copy differs only in its index), so 100,000 cards on 1,000 images hold 1,000 sets of findings,
-    /// not 100,000.
-    struct AssetKey: Hashable {
-        var url: String
-        var platform: RulePlatform
-        var role: AssetReference.Role
-        var use: ImageUse?
-        var needed: Bool
-    }
-
     /// Runs the whole check.
     /// - Parameters:
     ///   - inputs: campaign files (name as given, bytes).
@@ -133,7 +122,7 @@ public struct CheckPipeline: Sendable {
 
         var cards: [CardCheck] = []
         cards.reserveCapacity(resolved.run.cards.count)
-        var judged: [AssetKey: AssetCheck] = [:]
+        var judged: [AssetUseKey: AssetCheck] = [:]
         for card in resolved.run.cards {
             cards.append(
                 PreviewChecks.annotate(check(card, retrieved: retrieved, inspections: inspections, judged: &judged)))
@@ -222,19 +211,18 @@ public struct CheckPipeline: Sendable {
     }
 
     /// One card's assets, judged by its platform's rules, and whether it renders broken.
-    /// - Parameter judged: the assets judged so far (``AssetKey``), shared by every card of the run.
+    /// - Parameter judged: the assets judged so far (``AssetUseKey``), shared by every card of the run.
     func check(
         _ card: ResolvedCard, retrieved: [String: RetrievedAsset], inspections: [String: Inspection],
-        judged: inout [AssetKey: AssetCheck]
+        judged: inout [AssetUseKey: AssetCheck]
     ) -> CardCheck {
         var assets: [AssetCheck] = []
         var checkFindings: [Finding] = []
-        let platform = card.platform.rulePlatform
         for reference in card.assets {
-            let needed = !card.degraded && AssetRoles.isNeeded(reference.role, renderedAs: card.resolved)
-            let use = reference.role.isLink ? nil : AssetRoles.imageUse(reference.role, kind: card.resolved)
-            let key = AssetKey(
-                url: reference.fetchURL, platform: platform, role: reference.role, use: use, needed: needed)
+            // Judged once per use however many cards share it (a card's copy differs only in its index), so
+            // 100,000 cards on 1,000 images hold 1,000 sets of findings, not 100,000.
+            let key = AssetUseKey(url: reference.fetchURL, role: reference.role, on: card)
+            let needed = key.needed
             var asset: AssetCheck
             if let known = judged[key] {
                 asset = known
@@ -258,7 +246,7 @@ public struct CheckPipeline: Sendable {
     }
 
     /// One URL in one role on one platform: its fetch facts, inspection and the platform's rules (no index).
-    func judge(_ key: AssetKey, retrieved: RetrievedAsset?, inspection: Inspection?) -> AssetCheck {
+    func judge(_ key: AssetUseKey, retrieved: RetrievedAsset?, inspection: Inspection?) -> AssetCheck {
         var asset = AssetCheck(role: key.role, index: nil, url: key.url, status: .skipped, needed: key.needed)
         if !key.role.isLink {
             let findings = judge(retrieved, inspection, url: key.url, use: key.use, on: key.platform)

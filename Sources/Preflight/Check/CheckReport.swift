@@ -56,68 +56,6 @@ public struct AssetCheck: Sendable, Hashable {
         self.needed = needed
         self.findings = findings
     }
-
-    /// The asset in the report's key order (DESIGN.md "Report"), URL redacted.
-    public var json: JSONValue {
-        .object(
-            JSONObject([
-                ("role", .string(role.rawValue)), ("index", index.map(JSONValue.int) ?? .null),
-                ("url", .string(Redaction.redactURL(url))), ("status", .string(status.rawValue)),
-                ("failure", .optional(failure)), ("httpStatus", httpStatus.map(JSONValue.int) ?? .null),
-                ("contentType", .optional(contentType)), ("bytes", bytes.map(JSONValue.int) ?? .null),
-                ("sha256", .optional(sha256)), ("width", width.map(JSONValue.int) ?? .null),
-                ("height", height.map(JSONValue.int) ?? .null), ("codec", .optional(codec)),
-                ("durationSeconds", durationSeconds.map(JSONValue.double) ?? .null),
-                ("moovBeforeMdat", moovBeforeMdat.map(JSONValue.bool) ?? .null), ("format", .optional(format)),
-                ("source", .optional(source)), ("needed", .bool(needed)), ("findings", .array(findings.map(\.json))),
-            ]))
-    }
-}
-
-extension AssetCheck {
-    /// Writes ``json`` without building it: the same bytes.
-    public func write(to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.key("role")
-        writer.string(role.rawValue)
-        writer.key("index")
-        writer.int(index)
-        writer.key("url")
-        writer.string(Redaction.redactURL(url))
-        writer.key("status")
-        writer.string(status.rawValue)
-        writer.key("failure")
-        writer.string(failure)
-        writer.key("httpStatus")
-        writer.int(httpStatus)
-        writer.key("contentType")
-        writer.string(contentType)
-        writer.key("bytes")
-        writer.int(bytes)
-        writer.key("sha256")
-        writer.string(sha256)
-        writer.key("width")
-        writer.int(width)
-        writer.key("height")
-        writer.int(height)
-        writer.key("codec")
-        writer.string(codec)
-        writer.key("durationSeconds")
-        writer.value(durationSeconds.map(JSONValue.double) ?? .null)
-        writer.key("moovBeforeMdat")
-        writer.bool(moovBeforeMdat)
-        writer.key("format")
-        writer.string(format)
-        writer.key("source")
-        writer.string(source)
-        writer.key("needed")
-        writer.bool(needed)
-        writer.key("findings")
-        writer.beginArray()
-        for finding in findings { finding.write(to: &writer) }
-        writer.endArray()
-        writer.endObject()
-    }
 }
 
 /// One card after its assets were checked.
@@ -150,24 +88,6 @@ public struct CardCheck: Sendable, Hashable {
 
     /// Every finding of the card and its assets.
     public var allFindings: [Finding] { findings + assets.flatMap(\.findings) }
-
-    /// The card in the report's key order: the resolver's keys with `broken` after `sdkLog` and detailed assets.
-    public var json: JSONValue {
-        guard case .object(let resolved) = card.json else { return card.json }
-        var object = JSONObject()
-        for (key, value) in resolved {
-            switch key {
-            case "findings": object["findings"] = .array(findings.map(\.json))
-            case "assets": object["assets"] = .array(assets.map(\.json))
-            default: object[key] = value
-            }
-            if key == "sdkLog" {
-                object["broken"] = .bool(broken)
-                object["failing"] = .bool(failing)
-            }
-        }
-        return .object(object)
-    }
 }
 
 /// A pass referenced by a wallet card, verified once however many cards use it.
@@ -232,7 +152,7 @@ public struct CheckSummary: Sendable, Hashable {
 /// The result of `inbox-assets check`: the versioned report every format renders.
 public struct CheckReport: Sendable, Hashable {
     /// Bumped only when a field changes meaning or disappears; new fields may be added.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     public var options: ResolveOptions
     public var summary: CheckSummary
@@ -336,66 +256,75 @@ public struct CheckReport: Sendable, Hashable {
     /// The root cause an asset URL falls under, if any.
     public func rootCause(of url: String) -> RootCause? { rootCauseIndex[url]?.first.map { rootCauses[$0] } }
 
-    /// `{"schemaVersion":1,"summary":{…},"findings":[…],"cards":[…],"passes":[…]}`.
+    /// The report as a tree: what ``write(to:)`` writes, parsed back (for callers that inspect it in memory; the
+    /// CLI streams it instead).
     public var json: JSONValue {
-        .object(
-            JSONObject([
-                ("schemaVersion", .int(Self.schemaVersion)), ("summary", summary.json),
-                ("findings", .array(inputFindings.map(\.json))), ("cards", .array(cards.map(cardJSON))),
-                ("passes", .array(passes.map(\.json))), ("baseline", baselineJSON),
-                ("rootCauses", .array(rootCauses.map(\.json))),
-            ]))
+        var writer = JSONWriter()
+        write(to: &writer)
+        // The writer's own output is JSON by construction.
+        return (try? JSON.parse(writer.bytes)) ?? .null
     }
 
-    /// Writes ``json`` without building it: the same bytes as `json.serialized(pretty:)` at the writer's
-    /// `pretty`, card by card, so a writer with a sink streams the report and holds one card's tree at a time.
+    /// `{"schemaVersion":2,"assets":{…},"passes":[…],"rootCauses":[…],"cards":[…],"findings":[…],"baseline",
+    /// "summary":{…}}`, card by card: a writer with a sink streams the report and holds one card at a time.
+    ///
+    /// What is known before the cards comes first (each asset once in the ``AssetTable``, the passes, the root
+    /// causes: the cards refer to them), what the cards add up to last.
     public func write(to writer: inout JSONWriter) {
+        let table = AssetTable(cards)
         writer.beginObject()
         writer.key("schemaVersion")
         writer.int(Self.schemaVersion)
-        writer.key("summary")
-        writer.value(summary.json)
-        writer.key("findings")
-        writer.beginArray()
-        for finding in inputFindings { writer.value(finding.json) }
-        writer.endArray()
-        writer.key("cards")
-        writer.beginArray()
-        for index in cards.indices { write(cards[index], to: &writer, type: nil) }
-        writer.endArray()
+        writer.key("assets")
+        table.write(to: &writer)
         writer.key("passes")
         writer.beginArray()
         for pass in passes { writer.value(pass.json) }
         writer.endArray()
-        writer.key("baseline")
-        writer.value(baselineJSON)
         writer.key("rootCauses")
         writer.beginArray()
         for cause in rootCauses { writer.value(cause.json) }
         writer.endArray()
+        writer.key("cards")
+        writer.beginArray()
+        for index in cards.indices { write(cards[index], to: &writer, type: nil, table: table) }
+        writer.endArray()
+        writer.key("findings")
+        writer.beginArray()
+        for finding in inputFindings { finding.write(to: &writer) }
+        writer.endArray()
+        writer.key("baseline")
+        writer.value(baselineJSON)
+        writer.key("summary")
+        writer.value(summary.json)
         writer.endObject()
     }
 
     /// The report as NDJSON (`check --format ndjson`): one compact object per line, each with its `"type"` first
-    /// and then the members it has in ``json`` — a `card` line per card (in report order), a `finding` line per
-    /// input finding, a `pass` line per pass, a `rootCause` line per root cause — and last one `summary` line:
-    /// `schemaVersion`, the summary's counts and `baseline`.
+    /// and then the members it has in the document, in the document's order — an `asset` line per asset (its
+    /// table key as `key`), a `pass` line per pass, a `rootCause` line per root cause, a `card` line per card, a
+    /// `finding` line per input finding — and last one `summary` line: `schemaVersion`, the summary's counts and
+    /// `baseline`.
     public func writeLines(to writer: inout JSONWriter) {
+        let table = AssetTable(cards)
+        table.writeLines(to: &writer)
+        for pass in passes { NDJSON.line("pass", pass.json, to: &writer) }
+        for cause in rootCauses { NDJSON.line("rootCause", cause.json, to: &writer) }
         for index in cards.indices {
-            write(cards[index], to: &writer, type: "card")
+            write(cards[index], to: &writer, type: "card", table: table)
             writer.raw("\n")
         }
         for finding in inputFindings { NDJSON.line("finding", finding.json, to: &writer) }
-        for pass in passes { NDJSON.line("pass", pass.json, to: &writer) }
-        for cause in rootCauses { NDJSON.line("rootCause", cause.json, to: &writer) }
         var summaryLine = JSONObject([("schemaVersion", .int(Self.schemaVersion))])
         for (key, value) in summary.json.objectValue ?? JSONObject() { summaryLine[key] = value }
         summaryLine["baseline"] = baselineJSON
         NDJSON.line("summary", .object(summaryLine), to: &writer)
     }
 
-    /// Writes ``cardJSON(_:)`` without building it (the same bytes), with a leading `"type"` for an NDJSON line.
-    func write(_ check: CardCheck, to writer: inout JSONWriter, type: String?) {
+    /// One card: the resolver's members with `broken`, `failing` and `rootCauses` (the ids of the root causes its
+    /// assets fall under) after `sdkLog`, its own and the check's findings, and its assets as references into
+    /// `table`; with a leading `"type"` for an NDJSON line.
+    func write(_ check: CardCheck, to writer: inout JSONWriter, type: String?, table: AssetTable) {
         let causes = rootCauses(of: check)
         check.card.write(
             to: &writer, type: type,
@@ -414,19 +343,8 @@ public struct CheckReport: Sendable, Hashable {
                 for finding in check.checkFindings { finding.write(to: &writer) }
             },
             assets: { writer in
-                for asset in check.assets { asset.write(to: &writer) }
+                for asset in check.assets { table.writeReference(to: &writer, asset, on: check.card) }
             })
-    }
-
-    /// A card's JSON with `rootCauses` (the ids of the root causes its assets fall under) after `failing`.
-    func cardJSON(_ check: CardCheck) -> JSONValue {
-        guard case .object(let card) = check.json else { return check.json }
-        var object = JSONObject()
-        for (key, value) in card {
-            object[key] = value
-            if key == "failing" { object["rootCauses"] = .array(rootCauses(of: check).map { .string($0.id) }) }
-        }
-        return .object(object)
     }
 
     /// `{"new", "known", "fixed": [{"fingerprint", "code", "hint"}]}` under `--baseline`, else `null`.

@@ -1,0 +1,205 @@
+import Findings
+import InboxCards
+import MediaRules
+import StrictJSON
+
+/// One way cards use an asset URL — the platform whose rules judge it, the role, the image use its card kind gives
+/// it, whether the card needs it — which fixes everything the check says about it (``CheckPipeline`` judges each
+/// once): 100,000 cards on 1,000 images have a few thousand of them.
+struct AssetUseKey: Hashable {
+    var url: String
+    var platform: RulePlatform
+    var role: AssetReference.Role
+    var use: ImageUse?
+    var needed: Bool
+
+    init(url: String, platform: RulePlatform, role: AssetReference.Role, use: ImageUse?, needed: Bool) {
+        self.url = url
+        self.platform = platform
+        self.role = role
+        self.use = use
+        self.needed = needed
+    }
+
+    /// The key of `url` in `role` on `card`: what its platform and the kind it renders as make of it.
+    init(url: String, role: AssetReference.Role, on card: ResolvedCard) {
+        self.init(
+            url: url, platform: card.platform.rulePlatform, role: role,
+            use: role.isLink ? nil : AssetRoles.imageUse(role, kind: card.resolved),
+            needed: !card.degraded && AssetRoles.isNeeded(role, renderedAs: card.resolved))
+    }
+}
+
+/// The JSON report's `assets` table (schemaVersion 2): every asset URL once, keyed by its redacted URL, with its
+/// fetch and inspection facts and each way cards use it (`uses`: platform, role, needed, status, failure and the
+/// findings, without verdicts). A card's `assets` entries refer to it by `url` and `use` and carry only their
+/// status and their findings' verdicts, which can differ from card to card (ignore rules per input, the
+/// baseline's per-card fingerprints).
+///
+/// Built from the checked cards in one pass (its size grows with the distinct URLs and uses, not with the cards).
+struct AssetTable {
+    /// One URL: its key in the table and every use of it, in the order the cards first use them.
+    struct Entry {
+        var key: String
+        var url: String
+        var uses: [(platform: Platform, asset: AssetCheck)] = []
+    }
+
+    private(set) var entries: [Entry] = []
+    /// URL (secrets included) → its entry.
+    private var entryIndex: [String: Int] = [:]
+    /// Use → its index in its entry's `uses`.
+    private var useIndex: [AssetUseKey: Int] = [:]
+    /// Keys given out: two URLs that differ only in a secret redact alike, and the second gets ` (2)`.
+    private var keys: Set<String> = []
+
+    init(_ cards: [CardCheck]) {
+        for card in cards.indices {
+            for asset in cards[card].assets.indices { add(cards[card].assets[asset], of: cards[card].card) }
+        }
+    }
+
+    private mutating func add(_ asset: AssetCheck, of card: ResolvedCard) {
+        let key = AssetUseKey(url: asset.url, role: asset.role, on: card)
+        guard useIndex[key] == nil else { return }
+        let entry: Int
+        if let known = entryIndex[asset.url] {
+            entry = known
+        } else {
+            let redacted = Redaction.redactURL(asset.url)
+            var name = redacted
+            var suffix = 1
+            while keys.contains(name) {
+                suffix += 1
+                name = "\(redacted) (\(suffix))"
+            }
+            keys.insert(name)
+            entry = entries.count
+            entryIndex[asset.url] = entry
+            entries.append(Entry(key: name, url: redacted))
+        }
+        useIndex[key] = entries[entry].uses.count
+        var shared = asset
+        shared.index = nil
+        entries[entry].uses.append((card.platform, shared))
+    }
+
+    /// The table key and use index of `asset` on `card` (both were added when the table was built).
+    func reference(of asset: AssetCheck, on card: ResolvedCard) -> (key: String, use: Int) {
+        let key = AssetUseKey(url: asset.url, role: asset.role, on: card)
+        guard let entry = entryIndex[asset.url], let use = useIndex[key] else { return (asset.url, 0) }
+        return (entries[entry].key, use)
+    }
+
+    /// `{"<key>": {"url", facts…, "uses": […]}, …}`.
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        for entry in entries {
+            writer.key(string: entry.key)
+            writer.beginObject()
+            Self.writeMembers(of: entry, to: &writer)
+            writer.endObject()
+        }
+        writer.endObject()
+    }
+
+    /// One `asset` line per URL for `check --format ndjson`: `{"type":"asset","key",…the entry's members}`.
+    func writeLines(to writer: inout JSONWriter) {
+        for entry in entries {
+            writer.beginObject()
+            writer.key("type")
+            writer.string("asset")
+            writer.key("key")
+            writer.string(entry.key)
+            Self.writeMembers(of: entry, to: &writer)
+            writer.endObject()
+            writer.raw("\n")
+        }
+    }
+
+    /// `url`, the facts (the first use's that has each: a link use has none), then `uses`.
+    private static func writeMembers(of entry: Entry, to writer: inout JSONWriter) {
+        func first<T>(_ fact: (AssetCheck) -> T?) -> T? {
+            for use in entry.uses { if let value = fact(use.asset) { return value } }
+            return nil
+        }
+        writer.key("url")
+        writer.string(entry.url)
+        writer.key("source")
+        writer.string(first(\.source))
+        writer.key("httpStatus")
+        writer.int(first(\.httpStatus))
+        writer.key("contentType")
+        writer.string(first(\.contentType))
+        writer.key("bytes")
+        writer.int(first(\.bytes))
+        writer.key("sha256")
+        writer.string(first(\.sha256))
+        writer.key("format")
+        writer.string(first(\.format))
+        writer.key("width")
+        writer.int(first(\.width))
+        writer.key("height")
+        writer.int(first(\.height))
+        writer.key("codec")
+        writer.string(first(\.codec))
+        writer.key("durationSeconds")
+        writer.value(first(\.durationSeconds).map(JSONValue.double) ?? .null)
+        writer.key("moovBeforeMdat")
+        writer.bool(first(\.moovBeforeMdat))
+        writer.key("uses")
+        writer.beginArray()
+        for use in entry.uses {
+            writer.beginObject()
+            writer.key("platform")
+            writer.string(use.platform.rawValue)
+            writer.key("role")
+            writer.string(use.asset.role.rawValue)
+            writer.key("needed")
+            writer.bool(use.asset.needed)
+            writer.key("status")
+            writer.string(use.asset.status.rawValue)
+            writer.key("failure")
+            writer.string(use.asset.failure)
+            writer.key("findings")
+            writer.beginArray()
+            for finding in use.asset.findings {
+                // The finding as the rules made it; its verdict is each card's (the card's `assets[].findings`).
+                var bare = finding
+                bare.verdict = nil
+                bare.write(to: &writer)
+            }
+            writer.endArray()
+            writer.endObject()
+        }
+        writer.endArray()
+    }
+
+    /// A card's `assets` element: `{"role", "index", "url", "use", "status", "findings": [{"code", verdict…}]}`,
+    /// the findings in the order of the use's.
+    func writeReference(to writer: inout JSONWriter, _ asset: AssetCheck, on card: ResolvedCard) {
+        let reference = reference(of: asset, on: card)
+        writer.beginObject()
+        writer.key("role")
+        writer.string(asset.role.rawValue)
+        writer.key("index")
+        writer.int(asset.index)
+        writer.key("url")
+        writer.string(reference.key)
+        writer.key("use")
+        writer.int(reference.use)
+        writer.key("status")
+        writer.string(asset.status.rawValue)
+        writer.key("findings")
+        writer.beginArray()
+        for finding in asset.findings {
+            writer.beginObject()
+            writer.key("code")
+            writer.string(finding.code)
+            finding.writeVerdictMembers(to: &writer)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+}
