@@ -101,34 +101,50 @@ public struct Verdict: Sendable {
         self.baseline = baseline
     }
 
-    /// Overrides the severity, then sets the finding's verdict.
-    func judge(
-        _ finding: inout Finding, _ context: FindingContext, seen: inout Set<String>, entries: inout [Baseline.Entry]
-    ) {
+    /// What judging adds up to as it goes: the counts the summary needs, and the fingerprints the baseline needs
+    /// (seen ones only under `--baseline`, entries only when asked for: a run of 500,000 cards has millions).
+    public struct Tally: Sendable {
+        public var counts = CheckReport.FindingCounts()
+        public var failingCards = 0
+        /// Fingerprints of this run's findings, kept only when there is a baseline to find the fixed ones of.
+        var seen: Set<String>?
+        /// The baseline entries of this run's unsuppressed findings (`--write-baseline`), `nil` when not kept.
+        public var entries: [Baseline.Entry]?
+
+        public init(baseline: Baseline?, keepingEntries: Bool) {
+            seen = baseline == nil ? nil : []
+            entries = keepingEntries ? [] : nil
+        }
+    }
+
+    /// Overrides the severity, then sets the finding's verdict and counts it.
+    func judge(_ finding: inout Finding, _ context: FindingContext, tally: inout Tally) {
         if let severity = rules.severity[finding.code] { finding.severity = severity }
         let fingerprint = Baseline.fingerprint(finding, context)
-        seen.insert(fingerprint)
+        tally.seen?.insert(fingerprint)
         var suppressed = rules.ignore.first { $0.matches(finding, context) }?.reason
         if suppressed == nil, finding.code == "asset.httpStatus" || finding.code == AssetFindingCode.cardBroken {
             suppressed = rules.accepted(context.url, status: context.httpStatus)
         }
-        if suppressed == nil {
-            entries.append(
+        if suppressed == nil, tally.entries != nil {
+            tally.entries?.append(
                 Baseline.Entry(
                     fingerprint: fingerprint, code: ControlCharacters.escaped(finding.code),
                     hint: ControlCharacters.escaped(Baseline.hint(finding, context))))
         }
         let state: FindingVerdict.BaselineState? = baseline.map { $0.contains(fingerprint) ? .known : .new }
-        finding.verdict = FindingVerdict(
+        let verdict = FindingVerdict(
             counted: policy.counts(finding), suppressed: suppressed, baseline: state, fingerprint: fingerprint)
+        finding.verdict = verdict
+        tally.counts.count(finding)
     }
 
     /// Judges a card's findings, its check's and its assets', then the card.
-    func judge(_ check: inout CardCheck, seen: inout Set<String>, entries: inout [Baseline.Entry]) {
+    public func judge(_ check: inout CardCheck, tally: inout Tally) {
         let kinds = [check.card.requested.rawValue, check.card.resolved.rawValue]
         let context = FindingContext(id: check.card.id, kinds: kinds)
         for index in check.card.findings.indices {
-            judge(&check.card.findings[index], context, seen: &seen, entries: &entries)
+            judge(&check.card.findings[index], context, tally: &tally)
         }
         for index in check.checkFindings.indices {
             // `card.broken` names the failing asset's URL: judge it with that asset's URL and status.
@@ -137,49 +153,64 @@ public struct Verdict: Sendable {
             var brokenContext = context
             brokenContext.url = asset?.url
             brokenContext.httpStatus = asset?.httpStatus
-            judge(&check.checkFindings[index], brokenContext, seen: &seen, entries: &entries)
+            judge(&check.checkFindings[index], brokenContext, tally: &tally)
         }
         for assetIndex in check.assets.indices {
             let assetContext = FindingContext(
                 id: check.card.id, url: check.assets[assetIndex].url, kinds: kinds,
                 httpStatus: check.assets[assetIndex].httpStatus)
             for index in check.assets[assetIndex].findings.indices {
-                judge(&check.assets[assetIndex].findings[index], assetContext, seen: &seen, entries: &entries)
+                judge(&check.assets[assetIndex].findings[index], assetContext, tally: &tally)
             }
         }
         check.failing =
             check.findings.contains { $0.verdict?.failing == true }
             || check.assets.contains { $0.findings.contains { $0.verdict?.failing == true } }
+        if check.failing { tally.failingCards += 1 }
+    }
+
+    /// Judges the findings about inputs and the passes' (what a report has besides its cards).
+    public func judge(inputFindings: inout [SourcedFinding], passes: inout [PassCheck], tally: inout Tally) {
+        for index in inputFindings.indices {
+            judge(&inputFindings[index].finding, FindingContext(id: inputFindings[index].source), tally: &tally)
+        }
+        for passIndex in passes.indices {
+            let context = FindingContext(id: passes[passIndex].url, url: passes[passIndex].url)
+            for index in passes[passIndex].verification.findings.indices {
+                judge(&passes[passIndex].verification.findings[index], context, tally: &tally)
+            }
+        }
+    }
+
+    /// The summary's verdict counts from what the run's judging added up to.
+    public func finish(_ summary: inout CheckSummary, _ tally: Tally) {
+        summary.errors = tally.counts.errors
+        summary.warnings = tally.counts.warnings
+        summary.failingFindings = tally.counts.failing
+        summary.failingCards = tally.failingCards
+        summary.suppressed = tally.counts.suppressed
+        summary.known = tally.counts.known
+        summary.failing = summary.failingFindings > 0
+    }
+
+    /// Under `--baseline`: its entries no finding of the judged run matched (fixed); `nil` without a baseline.
+    public func fixed(_ tally: Tally) -> [Baseline.Entry]? {
+        guard let baseline, let seen = tally.seen else { return nil }
+        return baseline.entries.filter { !seen.contains($0.fingerprint) }
     }
 
     /// Judges every finding of the report, then its cards and the run; recounts the summary.
     public func apply(to report: inout CheckReport) {
-        var seen = Set<String>()
-        var entries: [Baseline.Entry] = []
-        for index in report.inputFindings.indices {
-            let context = FindingContext(id: report.inputFindings[index].source)
-            judge(&report.inputFindings[index].finding, context, seen: &seen, entries: &entries)
-        }
+        var tally = Tally(baseline: baseline, keepingEntries: true)
+        judge(inputFindings: &report.inputFindings, passes: &report.passes, tally: &tally)
         for cardIndex in report.cards.indices {
             // In place: a copy of the card would copy every findings array it then writes to.
-            judge(&report.cards[cardIndex], seen: &seen, entries: &entries)
+            judge(&report.cards[cardIndex], tally: &tally)
         }
-        for passIndex in report.passes.indices {
-            let context = FindingContext(id: report.passes[passIndex].url, url: report.passes[passIndex].url)
-            for index in report.passes[passIndex].verification.findings.indices {
-                judge(&report.passes[passIndex].verification.findings[index], context, seen: &seen, entries: &entries)
-            }
-        }
-        let counts = report.findingCounts
-        report.summary.errors = counts.errors
-        report.summary.warnings = counts.warnings
-        report.summary.failingFindings = counts.failing
-        report.summary.failingCards = report.cards.filter(\.failing).count
-        report.summary.suppressed = counts.suppressed
-        report.summary.known = counts.known
-        report.summary.failing = report.summary.failingFindings > 0
+        finish(&report.summary, tally)
+        report.newFindings = tally.counts.new
         report.failOn = policy
-        report.findingEntries = entries
-        report.baselineFixed = baseline.map { $0.entries.filter { !seen.contains($0.fingerprint) } }
+        report.findingEntries = tally.entries ?? []
+        report.baselineFixed = fixed(tally)
     }
 }

@@ -209,6 +209,43 @@ struct VerdictTests {
             #expect(error.line == line)
         }
     }
+
+    /// Judging piece by piece with a tally (as a streamed report does) counts what ``Verdict/apply(to:)`` counts,
+    /// finds the same fixed baseline entries, and keeps no baseline entries unless asked to.
+    @Test func aTallyCountsWhatApplyCounts() {
+        let findings = Self.table.enumerated().map { index, row in
+            SourcedFinding(
+                source: "c.json#request.notifications[\(index)]",
+                finding: Finding(row.severity, row.code, "finding \(index)", path: "request.notifications[\(index)]"))
+        }
+        let known = Baseline.fingerprint(findings[0].finding, FindingContext(id: findings[0].source))
+        let baseline = Baseline(entries: [
+            Baseline.Entry(fingerprint: known, code: findings[0].finding.code, hint: "known"),
+            Baseline.Entry(fingerprint: "00000000000000aa", code: "asset.httpStatus", hint: "fixed since"),
+        ])
+        let verdict = Verdict(
+            policy: .warning, rules: FindingRules(ignore: [IgnoreRule(code: "card.degraded", reason: "accepted")]),
+            baseline: baseline)
+        let ignored = findings.filter { $0.finding.code == "card.degraded" }.count
+        var report = CheckReport(
+            options: ResolveOptions(), summary: CheckSummary(), inputFindings: findings, cards: [], passes: [])
+        verdict.apply(to: &report)
+
+        var tally = Verdict.Tally(baseline: baseline, keepingEntries: false)
+        var inputFindings = findings
+        var passes: [PassCheck] = []
+        verdict.judge(inputFindings: &inputFindings, passes: &passes, tally: &tally)
+        var summary = CheckSummary()
+        verdict.finish(&summary, tally)
+        #expect(summary == report.summary)
+        #expect(summary.known == 1 && summary.suppressed == ignored && summary.failing)
+        #expect(tally.counts.new == report.newFindings && report.newFindings == findings.count - 1)
+        #expect(inputFindings == report.inputFindings, "the same verdict on every finding")
+        #expect(
+            verdict.fixed(tally)?.map(\Baseline.Entry.hint) == ["fixed since"]
+                && report.baselineFixed == verdict.fixed(tally))
+        #expect(tally.entries == nil && report.findingEntries.count == findings.count - ignored)
+    }
 }
 
 /// Real outputs against the schemas CI tools use, with PyPI `xmlschema` and `jsonschema` (Makefile test-deps).
@@ -268,4 +305,5 @@ struct CISchemaTests {
             Self.xsdScript, schema: "\(Self.schemas)/junit-10.xsd", document: bad, suffix: ".xml")
         #expect(errors.contains("properties"))
     }
+
 }

@@ -165,18 +165,16 @@ public struct CheckReport: Sendable, Hashable {
     /// Under `--baseline`: its entries no finding of this run matches (fixed); `nil` without a baseline.
     public var baselineFixed: [Baseline.Entry]? = nil
     /// Host-level failures many assets share (``RootCause/find(in:)``).
-    public var rootCauses: [RootCause] = [] {
-        didSet {
-            rootCauseIndex = [:]
-            for (index, cause) in rootCauses.enumerated() {
-                for url in cause.urls { rootCauseIndex[url, default: []].append(index) }
-            }
-        }
+    public var rootCauses: [RootCause] {
+        get { rootCauseIndex.causes }
+        set { rootCauseIndex = RootCauseIndex(newValue) }
     }
-    /// Asset URL → indices in ``rootCauses``: a card's causes without scanning every cause's URLs.
-    private var rootCauseIndex: [String: [Int]] = [:]
+    /// The root causes with an index from asset URL to them.
+    private(set) var rootCauseIndex = RootCauseIndex([])
     /// The baseline entries of this run's findings (`--write-baseline`), set by ``Verdict``.
     public var findingEntries: [Baseline.Entry] = []
+    /// Findings new to the baseline (set by ``Verdict`` under `--baseline`).
+    public var newFindings = 0
 
     /// The run fails at `--fail-on` (set by ``Verdict``).
     public var failing: Bool { summary.failing }
@@ -226,35 +224,31 @@ public struct CheckReport: Sendable, Hashable {
         public var suppressed = 0
         public var known = 0
         public var new = 0
+
+        /// Adds one finding.
+        public mutating func count(_ finding: Finding) {
+            if finding.severity == .error { errors += 1 }
+            if finding.severity == .warning { warnings += 1 }
+            guard let verdict = finding.verdict else { return }
+            if verdict.failing { failing += 1 }
+            if verdict.suppressed != nil { suppressed += 1 }
+            if verdict.baseline == .known { known += 1 }
+            if verdict.baseline == .new { new += 1 }
+        }
     }
 
     /// ``FindingCounts`` of every finding, in one pass.
     public var findingCounts: FindingCounts {
         var counts = FindingCounts()
-        forEachFinding { finding in
-            if finding.severity == .error { counts.errors += 1 }
-            if finding.severity == .warning { counts.warnings += 1 }
-            guard let verdict = finding.verdict else { return }
-            if verdict.failing { counts.failing += 1 }
-            if verdict.suppressed != nil { counts.suppressed += 1 }
-            if verdict.baseline == .known { counts.known += 1 }
-            if verdict.baseline == .new { counts.new += 1 }
-        }
+        forEachFinding { counts.count($0) }
         return counts
     }
 
     /// The root causes a card's assets fall under.
-    public func rootCauses(of check: CardCheck) -> [RootCause] {
-        guard !rootCauses.isEmpty else { return [] }
-        var indices: [Int] = []
-        for asset in check.assets {
-            for index in rootCauseIndex[asset.url] ?? [] where !indices.contains(index) { indices.append(index) }
-        }
-        return indices.sorted().map { rootCauses[$0] }
-    }
+    public func rootCauses(of check: CardCheck) -> [RootCause] { rootCauseIndex.causes(of: check.assets) }
 
     /// The root cause an asset URL falls under, if any.
-    public func rootCause(of url: String) -> RootCause? { rootCauseIndex[url]?.first.map { rootCauses[$0] } }
+    public func rootCause(of url: String) -> RootCause? { rootCauseIndex.cause(of: url) }
 
     /// The report as a tree: what ``write(to:)`` writes, parsed back (for callers that inspect it in memory; the
     /// CLI streams it instead).
@@ -266,104 +260,20 @@ public struct CheckReport: Sendable, Hashable {
     }
 
     /// `{"schemaVersion":2,"assets":{…},"passes":[…],"rootCauses":[…],"cards":[…],"findings":[…],"baseline",
-    /// "summary":{…}}`, card by card: a writer with a sink streams the report and holds one card at a time.
-    ///
-    /// What is known before the cards comes first (each asset once in the ``AssetTable``, the passes, the root
-    /// causes: the cards refer to them), what the cards add up to last.
-    public func write(to writer: inout JSONWriter) {
-        let table = AssetTable(cards)
-        writer.beginObject()
-        writer.key("schemaVersion")
-        writer.int(Self.schemaVersion)
-        writer.key("assets")
-        table.write(to: &writer)
-        writer.key("passes")
-        writer.beginArray()
-        for pass in passes { writer.value(pass.json) }
-        writer.endArray()
-        writer.key("rootCauses")
-        writer.beginArray()
-        for cause in rootCauses { writer.value(cause.json) }
-        writer.endArray()
-        writer.key("cards")
-        writer.beginArray()
-        for index in cards.indices { write(cards[index], to: &writer, type: nil, table: table) }
-        writer.endArray()
-        writer.key("findings")
-        writer.beginArray()
-        for finding in inputFindings { finding.write(to: &writer) }
-        writer.endArray()
-        writer.key("baseline")
-        writer.value(baselineJSON)
-        writer.key("summary")
-        writer.value(summary.json)
-        writer.endObject()
-    }
+    /// "summary":{…}}` (``CheckReportDocument``); ``CheckReportStream`` writes the same document without a report
+    /// of every card.
+    public func write(to writer: inout JSONWriter) { writeDocument(to: &writer, lines: false) }
 
-    /// The report as NDJSON (`check --format ndjson`): one compact object per line, each with its `"type"` first
-    /// and then the members it has in the document, in the document's order — an `asset` line per asset (its
-    /// table key as `key`), a `pass` line per pass, a `rootCause` line per root cause, a `card` line per card, a
-    /// `finding` line per input finding — and last one `summary` line: `schemaVersion`, the summary's counts and
-    /// `baseline`.
-    public func writeLines(to writer: inout JSONWriter) {
-        let table = AssetTable(cards)
-        table.writeLines(to: &writer)
-        for pass in passes { NDJSON.line("pass", pass.json, to: &writer) }
-        for cause in rootCauses { NDJSON.line("rootCause", cause.json, to: &writer) }
-        for index in cards.indices {
-            write(cards[index], to: &writer, type: "card", table: table)
-            writer.raw("\n")
-        }
-        for finding in inputFindings { NDJSON.line("finding", finding.json, to: &writer) }
-        var summaryLine = JSONObject([("schemaVersion", .int(Self.schemaVersion))])
-        for (key, value) in summary.json.objectValue ?? JSONObject() { summaryLine[key] = value }
-        summaryLine["baseline"] = baselineJSON
-        NDJSON.line("summary", .object(summaryLine), to: &writer)
-    }
+    /// The report as NDJSON (`check --format ndjson`, ``CheckReportDocument``).
+    public func writeLines(to writer: inout JSONWriter) { writeDocument(to: &writer, lines: true) }
 
-    /// One card: the resolver's members with `broken`, `failing` and `rootCauses` (the ids of the root causes its
-    /// assets fall under) after `sdkLog`, its own and the check's findings, and its assets as references into
-    /// `table`; with a leading `"type"` for an NDJSON line.
-    func write(_ check: CardCheck, to writer: inout JSONWriter, type: String?, table: AssetTable) {
-        let causes = rootCauses(of: check)
-        check.card.write(
-            to: &writer, type: type,
-            afterSDKLog: { writer in
-                writer.key("broken")
-                writer.bool(check.broken)
-                writer.key("failing")
-                writer.bool(check.failing)
-                writer.key("rootCauses")
-                writer.beginArray()
-                for cause in causes { writer.string(cause.id) }
-                writer.endArray()
-            },
-            findings: { writer in
-                for finding in check.card.findings { finding.write(to: &writer) }
-                for finding in check.checkFindings { finding.write(to: &writer) }
-            },
-            assets: { writer in
-                for asset in check.assets { table.writeReference(to: &writer, asset, on: check.card) }
-            })
-    }
-
-    /// `{"new", "known", "fixed": [{"fingerprint", "code", "hint"}]}` under `--baseline`, else `null`.
-    var baselineJSON: JSONValue {
-        guard let fixed = baselineFixed else { return .null }
-        return .object(
-            JSONObject([
-                ("new", .int(findingCounts.new)), ("known", .int(summary.known)),
-                (
-                    "fixed",
-                    .array(
-                        fixed.map {
-                            .object(
-                                JSONObject([
-                                    ("fingerprint", .string($0.fingerprint)), ("code", .string($0.code)),
-                                    ("hint", .string($0.hint)),
-                                ]))
-                        })
-                ),
-            ]))
+    private func writeDocument(to writer: inout JSONWriter, lines: Bool) {
+        let document = CheckReportDocument(
+            table: AssetTable(cards), passes: passes, rootCauses: rootCauseIndex, lines: lines)
+        document.writeHead(to: &writer)
+        for index in cards.indices { document.write(cards[index], to: &writer) }
+        document.writeTail(
+            to: &writer, inputFindings: inputFindings, summary: summary,
+            baseline: CheckReportDocument.baselineJSON(fixed: baselineFixed, new: newFindings, known: summary.known))
     }
 }
