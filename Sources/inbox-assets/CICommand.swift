@@ -46,8 +46,9 @@ enum CICommand {
     }
 
     /// `--write-baseline FILE`: the judged report's fingerprints.
-    static func writeBaseline(_ invocation: Invocation, _ report: CheckReport) throws(CommandFailure) {
+    static func writeBaseline(_ invocation: Invocation, _ baseline: @autoclosure () -> Baseline) throws(CommandFailure)
+    {
         guard let path = invocation.value("write-baseline") else { return }
-        try OutputTarget.file(OutputFile(path)).write(Baseline.of(report).text)
+        try OutputTarget.file(OutputFile(path)).write(baseline().text)
     }
 }

@@ -90,33 +90,46 @@ enum CheckCommand {
             passVerifier: verifier)
         let progress = ProgressLine(label: "assets", quiet: invocation.flag("quiet"))
         // Judged once, below, at this run's --fail-on and with every input finding in.
-        var outcome = await pipeline.run(inputs, verdict: nil) { snapshot in
+        var prepared = await pipeline.prepare(inputs) { snapshot in
             progress.update(done: snapshot.done, total: snapshot.total, bytes: snapshot.bytes, failed: snapshot.failed)
         }
-        let html = invocation.value("format") == "html"
-        let app = html ? await AppIdentityOptions.identity(invocation, file: iconFile, engine: engine) : .init()
+        let format = invocation.value("format")
+        let app =
+            format == "html" ? await AppIdentityOptions.identity(invocation, file: iconFile, engine: engine) : .init()
         await engine.shutdown()
         if let finding = await NetworkOptions.finishRemote(remote) {
-            outcome.report.inputFindings.append(
-                SourcedFinding(source: remote?.cache.redactedURL ?? "", finding: finding))
+            prepared.inputFindings.append(SourcedFinding(source: remote?.cache.redactedURL ?? "", finding: finding))
         }
         progress.finish()
-        outcome.report.appendInputFindings(platform.findings + unreadable.map(\.finding))
-        verdict.apply(to: &outcome.report)
-        try CICommand.writeBaseline(invocation, outcome.report)
+        prepared.inputFindings += platform.findings + unreadable.map(\.finding)
 
-        switch invocation.value("format") {
-        case "json": try JSONReportStream.write(to: output) { outcome.report.write(to: &$0) }
-        case "ndjson": try JSONReportStream.write(to: output, lines: true) { outcome.report.writeLines(to: &$0) }
-        case "junit": try output.write(JUnitReport.render(outcome.report))
-        case "sarif", "markdown": try output.write(CICommand.render(invocation, outcome.report, inputs: inputs))
-        case "html": try output.write(HTMLReport.render(outcome.report, image: outcome.body(for:), app: app))
-        default:
-            let color = output.isStandardOutput && Console.stdoutWantsColor
-            let width = output.isStandardOutput ? Console.width(of: STDOUT_FILENO) : nil
-            try output.write(CheckTextReport.render(outcome.report, style: TextStyle(color: color), width: width))
+        let failing: Bool
+        if format == "json" || format == "ndjson" {
+            // Written as the cards are checked and judged: no report of every card is held.
+            var result: CheckReportStream.Result?
+            try JSONReportStream.write(to: output, lines: format == "ndjson") { writer in
+                result = CheckReportStream.write(
+                    prepared, verdict: verdict, keepingBaselineEntries: invocation.value("write-baseline") != nil,
+                    lines: format == "ndjson", to: &writer)
+            }
+            try CICommand.writeBaseline(invocation, Baseline(entries: result?.baselineEntries ?? []))
+            failing = result?.summary.failing ?? false
+        } else {
+            var report = prepared.report()
+            verdict.apply(to: &report)
+            try CICommand.writeBaseline(invocation, Baseline.of(report))
+            switch format {
+            case "junit": try output.write(JUnitReport.render(report))
+            case "sarif", "markdown": try output.write(CICommand.render(invocation, report, inputs: inputs))
+            case "html": try output.write(HTMLReport.render(report, image: prepared.body(for:), app: app))
+            default:
+                let color = output.isStandardOutput && Console.stdoutWantsColor
+                let width = output.isStandardOutput ? Console.width(of: STDOUT_FILENO) : nil
+                try output.write(CheckTextReport.render(report, style: TextStyle(color: color), width: width))
+            }
+            failing = report.failing
         }
         return ResolveCommand.exitCode(
-            unreadable: unreadable, unusable: outcome.unusableInputs, failing: outcome.report.failing)
+            unreadable: unreadable, unusable: prepared.unusableInputs, failing: failing)
     }
 }

@@ -1,6 +1,4 @@
-import FixtureServer
 import Foundation
-import HTTPFetch
 import InboxCards
 import Preflight
 import StrictJSON
@@ -13,20 +11,7 @@ import WalletPass
 @Suite(.serialized)
 struct RenderDemoTests {
     static func demoOutcome(_ resolve: ResolveOptions = ResolveOptions()) async throws -> CheckPipeline.Outcome {
-        let root = RenderFixtures.root
-        let server = try FixtureServer(root: "\(root)/Fixtures/www")
-        defer { server.stop() }
-        let port = try #require(server.httpsPort)
-        let network = FetchOptions(
-            retries: 0, connectTo: ["cdn.example.com:443:127.0.0.1:\(port)"], caFile: server.caFilePath)
-        let engine = try FetchEngine(options: network)
-        let pipeline = CheckPipeline(
-            options: CheckOptions(resolve: resolve), retriever: AssetRetriever(fetcher: engine, store: nil),
-            passVerifier: try PassVerifier())
-        let bytes = RenderFixtures.readFile("\(root)/Fixtures/campaigns/demo.json")
-        let outcome = await pipeline.run([(name: "demo.json", bytes: bytes)])
-        await engine.shutdown()
-        return outcome
+        try await RenderFixtures.withDemoPipeline(CheckOptions(resolve: resolve)) { await $0.run($1) }
     }
 
     @Test func demoReportInEveryFormat() async throws {

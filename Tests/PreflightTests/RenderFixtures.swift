@@ -1,8 +1,11 @@
 import Findings
+import FixtureServer
 import Foundation
+import HTTPFetch
 import InboxCards
 import MediaRules
 import Preflight
+import Testing
 import WalletPass
 
 /// Check reports built the way the pipeline builds them: cards from the real resolver on a small campaign,
@@ -20,6 +23,30 @@ enum RenderFixtures {
 
     static func readFile(_ path: String) -> [UInt8] {
         FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
+    }
+
+    /// Runs `body` with a pipeline whose fetches go to the fixture server (HTTPS, `Fixtures/www`) and the demo
+    /// campaign's bytes; the server and the engine live exactly as long as `body`.
+    static func withDemoPipeline<T>(
+        _ options: CheckOptions, _ body: (CheckPipeline, [(name: String, bytes: [UInt8])]) async throws -> T
+    ) async throws -> T {
+        let server = try FixtureServer(root: "\(root)/Fixtures/www")
+        defer { server.stop() }
+        let port = try #require(server.httpsPort)
+        let engine = try FetchEngine(
+            options: FetchOptions(
+                retries: 0, connectTo: ["cdn.example.com:443:127.0.0.1:\(port)"], caFile: server.caFilePath))
+        let pipeline = CheckPipeline(
+            options: options, retriever: AssetRetriever(fetcher: engine, store: nil), passVerifier: try PassVerifier())
+        let bytes = readFile("\(root)/Fixtures/campaigns/demo.json")
+        do {
+            let result = try await body(pipeline, [(name: "demo.json", bytes: bytes)])
+            await engine.shutdown()
+            return result
+        } catch {
+            await engine.shutdown()
+            throw error
+        }
     }
 
     /// Every kind, a degraded carousel, a broken carousel (slide 404), a pinned card, hostile button text

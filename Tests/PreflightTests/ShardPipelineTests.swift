@@ -1,6 +1,4 @@
-import FixtureServer
 import Foundation
-import HTTPFetch
 import Preflight
 import StrictJSON
 import Testing
@@ -10,20 +8,7 @@ import WalletPass
 /// asset in exactly one, the rest `other-shard` — and the report valid against docs/report.schema.json.
 @Suite(.serialized) struct ShardPipelineTests {
     static func outcome(_ shard: Shard) async throws -> CheckPipeline.Outcome {
-        let root = RenderFixtures.root
-        let server = try FixtureServer(root: "\(root)/Fixtures/www")
-        defer { server.stop() }
-        let port = try #require(server.httpsPort)
-        let engine = try FetchEngine(
-            options: FetchOptions(
-                retries: 0, connectTo: ["cdn.example.com:443:127.0.0.1:\(port)"], caFile: server.caFilePath))
-        let pipeline = CheckPipeline(
-            options: CheckOptions(shard: shard), retriever: AssetRetriever(fetcher: engine, store: nil),
-            passVerifier: try PassVerifier())
-        let bytes = RenderFixtures.readFile("\(root)/Fixtures/campaigns/demo.json")
-        let outcome = await pipeline.run([(name: "demo.json", bytes: bytes)])
-        await engine.shutdown()
-        return outcome
+        try await RenderFixtures.withDemoPipeline(CheckOptions(shard: shard)) { await $0.run($1) }
     }
 
     @Test func threeShardsSplitTheDemoAndEachReportIsValid() async throws {

@@ -75,7 +75,11 @@ public struct CheckPipeline: Sendable {
 
         /// The bytes and content type of a fetched asset (for embedding images in the HTML report).
         public func body(for url: String) -> (bytes: [UInt8], contentType: String)? {
-            guard let asset = retrieved[url], asset.isOK, let bytes = asset.body(limit: bodyLimit) else { return nil }
+            Self.body(of: retrieved[url], limit: bodyLimit)
+        }
+
+        static func body(of asset: RetrievedAsset?, limit: Int) -> (bytes: [UInt8], contentType: String)? {
+            guard let asset, asset.isOK, let bytes = asset.body(limit: limit) else { return nil }
             let type = asset.outcome?.contentType ?? asset.entry?.contentType ?? "application/octet-stream"
             return (bytes, type)
         }
@@ -89,7 +93,7 @@ public struct CheckPipeline: Sendable {
         var tooLargeToInspect = false
     }
 
-    /// Runs the whole check.
+    /// Runs the whole check: ``prepare(_:progress:)``, then every card checked into one ``CheckReport``.
     /// - Parameters:
     ///   - inputs: campaign files (name as given, bytes).
     ///   - verdict: judges the report (``Verdict/apply(to:)``) at the end; `nil` leaves that to the caller, which
@@ -100,6 +104,20 @@ public struct CheckPipeline: Sendable {
         _ inputs: [(name: String, bytes: [UInt8])], verdict: Verdict? = Verdict(policy: .error),
         progress: (@Sendable (ProgressSnapshot) -> Void)? = nil
     ) async -> Outcome {
+        let prepared = await prepare(inputs, progress: progress)
+        var report = prepared.report()
+        verdict?.apply(to: &report)
+        return Outcome(
+            report: report, unusableInputs: prepared.unusableInputs, retrieved: prepared.retrieved,
+            bodyLimit: prepared.bodyLimit)
+    }
+
+    /// The check up to its cards: every input read and resolved, every distinct asset fetched, inspected and
+    /// judged once per use, the passes verified, the root causes found. Its cards are checked one at a time when
+    /// a report is written (``PreparedCheck/report()``, ``CheckReportStream``).
+    public func prepare(
+        _ inputs: [(name: String, bytes: [UInt8])], progress: (@Sendable (ProgressSnapshot) -> Void)? = nil
+    ) async -> PreparedCheck {
         let resolved = ResolveJob(options: options.resolve, readerOptions: options.reader).run(
             inputs, readingAheadWith: retriever, shard: options.shard)
         let plan = AssetPlan.make(resolved.run.cards).sharded(options.shard)
@@ -120,12 +138,16 @@ public struct CheckPipeline: Sendable {
         }
         for (url, probe) in videos { inspections[url, default: Inspection()].video = probe }
 
-        var cards: [CardCheck] = []
-        cards.reserveCapacity(resolved.run.cards.count)
+        // Every use judged once, however many cards share it: 100,000 cards on 1,000 images hold 1,000 sets of
+        // findings, not 100,000.
         var judged: [AssetUseKey: AssetCheck] = [:]
         for card in resolved.run.cards {
-            cards.append(
-                PreviewChecks.annotate(check(card, retrieved: retrieved, inspections: inspections, judged: &judged)))
+            for reference in card.assets {
+                let key = AssetUseKey(url: reference.fetchURL, role: reference.role, on: card)
+                if judged[key] == nil {
+                    judged[key] = judge(key, retrieved: retrieved[key.url], inspection: inspections[key.url])
+                }
+            }
         }
         var passes: [PassCheck] = []
         for item in downloads where item.roles.contains(.walletPass) {
@@ -151,16 +173,18 @@ public struct CheckPipeline: Sendable {
                             + "\(others) belong to other shards and are reported as skipped (their cards' verdicts "
                             + "are complete only in an un-sharded check)")))
         }
-        var report = CheckReport(
-            options: options.resolve, summary: CheckSummary(), inputFindings: inputFindings, cards: cards,
-            passes: passes)
-        report.summary = summarize(
-            report, messages: resolved.run.messagesRead, plan: plan, fetched: fetched, videos: videos)
-        report.rootCauses = RootCause.find(in: report)
-        verdict?.apply(to: &report)
-        return Outcome(
-            report: report, unusableInputs: resolved.unusableInputs, retrieved: retrieved,
-            bodyLimit: options.maxInspectBytes)
+        var summary = CheckSummary()
+        summary.messages = resolved.run.messagesRead
+        summary.assets = plan.items.filter { $0.mode != .skip }.count
+        summary.bytesFetched =
+            fetched.reduce(0) { $0 + $1.bytesFetched }
+            + videos.values.reduce(0) { $0 + ($1.outcome?.bytes ?? 0) + $1.extraBytes }
+        // Every planned URL is some card's asset, and a failed fetch, probe or inspection marks it failed there.
+        summary.assetsFailed = Set(judged.values.filter { $0.status == .failed }.map(\.url)).count
+        return PreparedCheck(
+            options: options.resolve, cards: resolved.run.cards, judged: judged, retrieved: retrieved,
+            inputFindings: inputFindings, passes: passes, unusableInputs: resolved.unusableInputs,
+            summary: summary, bodyLimit: options.maxInspectBytes)
     }
 
     /// Probes every video URL, a few at a time.
@@ -208,41 +232,6 @@ public struct CheckPipeline: Sendable {
             inspection.image = ImageSniffer.inspect(bytes: bytes, contentType: contentType, limits: options.imageLimits)
         }
         return inspection
-    }
-
-    /// One card's assets, judged by its platform's rules, and whether it renders broken.
-    /// - Parameter judged: the assets judged so far (``AssetUseKey``), shared by every card of the run.
-    func check(
-        _ card: ResolvedCard, retrieved: [String: RetrievedAsset], inspections: [String: Inspection],
-        judged: inout [AssetUseKey: AssetCheck]
-    ) -> CardCheck {
-        var assets: [AssetCheck] = []
-        var checkFindings: [Finding] = []
-        for reference in card.assets {
-            // Judged once per use however many cards share it (a card's copy differs only in its index), so
-            // 100,000 cards on 1,000 images hold 1,000 sets of findings, not 100,000.
-            let key = AssetUseKey(url: reference.fetchURL, role: reference.role, on: card)
-            let needed = key.needed
-            var asset: AssetCheck
-            if let known = judged[key] {
-                asset = known
-            } else {
-                asset = judge(key, retrieved: retrieved[key.url], inspection: inspections[key.url])
-                judged[key] = asset
-            }
-            asset.index = reference.index
-            if needed, asset.status == .failed, asset.failure != AssetCheck.botChallengeFailure {
-                let what = AssetRoles.describe(reference.role, index: reference.index)
-                checkFindings.append(
-                    .error(
-                        AssetFindingCode.cardBroken,
-                        "\(what) \(Redaction.redactURL(reference.fetchURL)) fails (\(CheckTextReport.why(asset))): "
-                            + "the \(card.resolved) card renders broken",
-                        path: reference.path))
-            }
-            assets.append(asset)
-        }
-        return CardCheck(card: card, assets: assets, checkFindings: checkFindings)
     }
 
     /// One URL in one role on one platform: its fetch facts, inspection and the platform's rules (no index).
@@ -371,27 +360,4 @@ public struct CheckPipeline: Sendable {
         asset.sha256 = outcome.sha256
     }
 
-    func summarize(
-        _ report: CheckReport, messages: Int, plan: AssetPlan, fetched: [RetrievedAsset], videos: [String: VideoProbe]
-    ) -> CheckSummary {
-        var summary = CheckSummary()
-        summary.messages = messages
-        summary.cards = report.cards.count
-        summary.degraded = report.cards.filter(\.card.degraded).count
-        summary.broken = report.cards.filter(\.broken).count
-        let counts = report.findingCounts
-        summary.errors = counts.errors
-        summary.warnings = counts.warnings
-        summary.assets = plan.items.filter { $0.mode != .skip }.count
-        summary.bytesFetched =
-            fetched.reduce(0) { $0 + $1.bytesFetched }
-            + videos.values.reduce(0) { $0 + ($1.outcome?.bytes ?? 0) + $1.extraBytes }
-        // Every planned URL is some card's asset, and a failed fetch, probe or inspection marks it failed there.
-        var failedURLs = Set<String>()
-        for card in report.cards {
-            for asset in card.assets where asset.status == .failed { failedURLs.insert(asset.url) }
-        }
-        summary.assetsFailed = failedURLs.count
-        return summary
-    }
 }

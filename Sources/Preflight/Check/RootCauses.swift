@@ -48,14 +48,20 @@ public struct RootCause: Sendable, Hashable {
     /// The root causes of a report's failed assets: per host, when at least two distinct URLs were fetched from it
     /// and every one failed the same way (TLS, DNS, connect, or one of 401, 403, 429, 5xx).
     public static func find(in report: CheckReport) -> [RootCause] {
+        find { visit in for check in report.cards { visit(check.assets) } }
+    }
+
+    /// ``find(in:)`` over cards given one at a time: `cards` calls its argument with each card's assets, in card
+    /// order (twice: once to find the causes, once to count the cards under them).
+    static func find(cards: (_ visit: ([AssetCheck]) -> Void) -> Void) -> [RootCause] {
         struct Host {
             var urls: [String: (failure: String?, status: Int?, detail: String?)] = [:]
             var order: [String] = []
         }
         var hosts: [String: Host] = [:]
         var hostOrder: [String] = []
-        for check in report.cards {
-            for asset in check.assets where asset.status != .skipped {
+        cards { assets in
+            for asset in assets where asset.status != .skipped {
                 guard let host = Glob.host(of: asset.url) else { continue }
                 if hosts[host] == nil { hostOrder.append(host) }
                 if hosts[host, default: Host()].urls[asset.url] == nil {
@@ -67,7 +73,7 @@ public struct RootCause: Sendable, Hashable {
                 }
             }
         }
-        var causes: [RootCause] = []
+        var found: [(name: String, code: String, first: (failure: String?, status: Int?, detail: String?))] = []
         for name in hostOrder {
             guard let host = hosts[name], host.order.count >= 2, let first = host.urls[host.order[0]] else { continue }
             let same = host.order.allSatisfy {
@@ -85,12 +91,29 @@ public struct RootCause: Sendable, Hashable {
                 code = AssetFindingCode.hostStatus
             default: continue
             }
-            let urls = Set(host.order)
-            let cards = report.cards.filter { check in check.assets.contains { urls.contains($0.url) } }.count
+            found.append((name, code, first))
+        }
+        guard !found.isEmpty else { return [] }
+        // Cards per cause, in one more pass over the cards.
+        var causeOf: [String: Int] = [:]
+        for (index, cause) in found.enumerated() {
+            for url in hosts[cause.name]?.order ?? [] { causeOf[url] = index }
+        }
+        var cardCounts = [Int](repeating: 0, count: found.count)
+        cards { assets in
+            var under: Set<Int> = []
+            for asset in assets { if let index = causeOf[asset.url] { under.insert(index) } }
+            for index in under { cardCounts[index] += 1 }
+        }
+        var causes: [RootCause] = []
+        for (index, cause) in found.enumerated() {
+            let failure = cause.first.failure ?? ""
             causes.append(
                 RootCause(
-                    code: code, host: name, failure: failure, httpStatus: failure == "http-status" ? first.status : nil,
-                    urls: host.order, cards: cards, detail: first.detail.map(Self.reason)))
+                    code: cause.code, host: cause.name, failure: failure,
+                    httpStatus: failure == "http-status" ? cause.first.status : nil,
+                    urls: hosts[cause.name]?.order ?? [], cards: cardCounts[index],
+                    detail: cause.first.detail.map(Self.reason)))
         }
         return causes
     }

@@ -1,0 +1,140 @@
+import Findings
+public import InboxCards
+public import StrictJSON
+
+/// A check up to its cards (``CheckPipeline/prepare(_:progress:)``): the resolved cards, every distinct asset use
+/// judged once, the passes, the root causes. A card is checked — its assets looked up, `card.broken` and the
+/// placeholder findings added — only when a report asks for it: ``report()`` collects every card into one
+/// ``CheckReport``; ``CheckReportStream`` writes each as it is checked and holds none.
+public struct PreparedCheck: Sendable {
+    public var options: ResolveOptions
+    /// The resolved cards, in report order.
+    public let cards: [ResolvedCard]
+    /// Findings about inputs and messages that produce no card; a caller may add its own before a report.
+    public var inputFindings: [SourcedFinding]
+    public let passes: [PassCheck]
+    /// Inputs that are not JSON, empty or too large (the CLI prints them and exits 2).
+    public let unusableInputs: [InputError]
+    /// The summary's counts known before any card is checked: messages, assets, failed assets, bytes fetched.
+    public let summary: CheckSummary
+    let judged: [AssetUseKey: AssetCheck]
+    let retrieved: [String: RetrievedAsset]
+    let bodyLimit: Int
+    let rootCauses: RootCauseIndex
+
+    init(
+        options: ResolveOptions, cards: [ResolvedCard], judged: [AssetUseKey: AssetCheck],
+        retrieved: [String: RetrievedAsset], inputFindings: [SourcedFinding], passes: [PassCheck],
+        unusableInputs: [InputError], summary: CheckSummary, bodyLimit: Int
+    ) {
+        self.options = options
+        self.cards = cards
+        self.judged = judged
+        self.retrieved = retrieved
+        self.inputFindings = inputFindings
+        self.passes = passes
+        self.unusableInputs = unusableInputs
+        self.summary = summary
+        self.bodyLimit = bodyLimit
+        rootCauses = RootCauseIndex(
+            RootCause.find { visit in
+                for card in cards { visit(card.assets.map { Self.use($0, on: card, in: judged) }) }
+            })
+    }
+
+    /// The judged use of `reference` on `card` (every use was judged when the check was prepared).
+    private static func use(
+        _ reference: AssetReference, on card: ResolvedCard, in judged: [AssetUseKey: AssetCheck]
+    ) -> AssetCheck {
+        let key = AssetUseKey(url: reference.fetchURL, role: reference.role, on: card)
+        var asset =
+            judged[key] ?? AssetCheck(role: key.role, index: nil, url: key.url, status: .skipped, needed: key.needed)
+        asset.index = reference.index
+        return asset
+    }
+
+    /// One card's assets, judged by its platform's rules, and whether it renders broken; with the placeholder
+    /// findings (``PreviewChecks/annotate(_:)``). No verdict yet.
+    public func check(_ card: ResolvedCard) -> CardCheck {
+        var assets: [AssetCheck] = []
+        var checkFindings: [Finding] = []
+        for reference in card.assets {
+            let asset = Self.use(reference, on: card, in: judged)
+            if asset.needed, asset.status == .failed, asset.failure != AssetCheck.botChallengeFailure {
+                let what = AssetRoles.describe(reference.role, index: reference.index)
+                checkFindings.append(
+                    .error(
+                        AssetFindingCode.cardBroken,
+                        "\(what) \(Redaction.redactURL(reference.fetchURL)) fails (\(CheckTextReport.why(asset))): "
+                            + "the \(card.resolved) card renders broken",
+                        path: reference.path))
+            }
+            assets.append(asset)
+        }
+        return PreviewChecks.annotate(CardCheck(card: card, assets: assets, checkFindings: checkFindings))
+    }
+
+    /// Every card checked, in one report (what the text, JUnit, SARIF, Markdown and HTML formats render), not yet
+    /// judged: apply a ``Verdict`` before reading any verdict.
+    public func report() -> CheckReport {
+        var checks: [CardCheck] = []
+        checks.reserveCapacity(cards.count)
+        for card in cards { checks.append(check(card)) }
+        var report = CheckReport(
+            options: options, summary: summary, inputFindings: inputFindings, cards: checks, passes: passes)
+        report.summary.cards = checks.count
+        report.summary.degraded = checks.count { $0.card.degraded }
+        report.summary.broken = checks.count(where: \.broken)
+        let counts = report.findingCounts
+        report.summary.errors = counts.errors
+        report.summary.warnings = counts.warnings
+        report.rootCauses = rootCauses.causes
+        return report
+    }
+
+    /// The bytes and content type of a fetched asset (for embedding images in the HTML report).
+    public func body(for url: String) -> (bytes: [UInt8], contentType: String)? {
+        CheckPipeline.Outcome.body(of: retrieved[url], limit: bodyLimit)
+    }
+}
+
+/// `check --format json` and `--format ndjson` without a report of every card: the head of the document (the asset
+/// table, the passes, the root causes), then each card checked, judged and written in turn, then the tail (the
+/// input findings, the baseline, the summary counted as the cards went by). The same bytes as
+/// ``CheckReport/write(to:)`` and ``CheckReport/writeLines(to:)`` of the judged report.
+public enum CheckReportStream {
+    /// What the written report adds up to.
+    public struct Result: Sendable {
+        public var summary: CheckSummary
+        /// The baseline entries of the run's unsuppressed findings, when asked for (`--write-baseline`).
+        public var baselineEntries: [Baseline.Entry]?
+    }
+
+    public static func write(
+        _ prepared: PreparedCheck, verdict: Verdict, keepingBaselineEntries: Bool = false, lines: Bool,
+        to writer: inout JSONWriter
+    ) -> Result {
+        var tally = Verdict.Tally(baseline: verdict.baseline, keepingEntries: keepingBaselineEntries)
+        var inputFindings = prepared.inputFindings
+        var passes = prepared.passes
+        verdict.judge(inputFindings: &inputFindings, passes: &passes, tally: &tally)
+        let table = AssetTable(prepared.cards, judged: prepared.judged, severity: verdict.rules.severity)
+        let document = CheckReportDocument(table: table, passes: passes, rootCauses: prepared.rootCauses, lines: lines)
+        document.writeHead(to: &writer)
+        var summary = prepared.summary
+        for card in prepared.cards {
+            var check = prepared.check(card)
+            verdict.judge(&check, tally: &tally)
+            summary.cards += 1
+            if card.degraded { summary.degraded += 1 }
+            if check.broken { summary.broken += 1 }
+            document.write(check, to: &writer)
+        }
+        verdict.finish(&summary, tally)
+        document.writeTail(
+            to: &writer, inputFindings: inputFindings, summary: summary,
+            baseline: CheckReportDocument.baselineJSON(
+                fixed: verdict.fixed(tally), new: tally.counts.new, known: summary.known))
+        return Result(summary: summary, baselineEntries: tally.entries)
+    }
+}

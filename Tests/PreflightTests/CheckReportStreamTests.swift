@@ -1,0 +1,71 @@
+import Foundation
+import InboxCards
+import StrictJSON
+import Testing
+import WalletPass
+
+@testable import Preflight
+
+/// `check --format json|ndjson` writes each card as it is checked and judged (``CheckReportStream``): the bytes are
+/// those of the whole report judged at once, under severity overrides, ignore rules and a baseline alike.
+@Suite(.serialized)
+struct CheckReportStreamTests {
+    static func prepared() async throws -> PreparedCheck {
+        var resolve = ResolveOptions()
+        resolve.platforms = [.ios, .android]
+        return try await RenderFixtures.withDemoPipeline(CheckOptions(resolve: resolve)) { await $0.prepare($1) }
+    }
+
+    /// Verdicts that change what is written: none; a severity override, an ignore rule and a baseline that knows
+    /// one finding and has one entry no finding matches.
+    static func verdicts(_ prepared: PreparedCheck) -> [Verdict] {
+        var whole = prepared.report()
+        Verdict(policy: .error).apply(to: &whole)
+        let known = whole.findingEntries.first
+        let baseline = Baseline(
+            entries: (known.map { [$0] } ?? []) + [
+                Baseline.Entry(fingerprint: "00000000000000aa", code: "asset.httpStatus", hint: "fixed since")
+            ])
+        return [
+            Verdict(policy: .error),
+            Verdict(
+                policy: .warning,
+                rules: FindingRules(
+                    ignore: [IgnoreRule(code: "card.degraded", reason: "accepted")],
+                    severity: ["asset.httpStatus": .warning, "image.tooLarge": .error]),
+                baseline: baseline),
+        ]
+    }
+
+    @Test(arguments: [false, true]) func theStreamWritesTheJudgedReportsBytes(lines: Bool) async throws {
+        var prepared = try await Self.prepared()
+        prepared.inputFindings.append(
+            SourcedFinding(source: "extra.json", finding: .error("input.unreadable", "added by the caller")))
+        #expect(prepared.cards.count > 10)
+        for verdict in Self.verdicts(prepared) {
+            var report = prepared.report()
+            verdict.apply(to: &report)
+            var whole = JSONWriter(pretty: !lines)
+            if lines { report.writeLines(to: &whole) } else { report.write(to: &whole) }
+
+            var streamed = JSONWriter(pretty: !lines)
+            let result = CheckReportStream.write(
+                prepared, verdict: verdict, keepingBaselineEntries: true, lines: lines, to: &streamed)
+            #expect(streamed.bytes == whole.bytes, "verdict at \(verdict.policy)")
+            #expect(result.summary == report.summary)
+            #expect(result.summary.broken > 0 && result.summary.errors > 0)
+            #expect(Baseline(entries: result.baselineEntries ?? []) == Baseline.of(report))
+            if verdict.baseline != nil { #expect(report.summary.known == 1 && report.baselineFixed?.count == 1) }
+        }
+    }
+
+    @Test func noBaselineEntriesAreKeptUnlessAsked() async throws {
+        let prepared = try await Self.prepared()
+        var writer = JSONWriter()
+        let result = CheckReportStream.write(prepared, verdict: Verdict(policy: .error), lines: true, to: &writer)
+        #expect(result.baselineEntries == nil && result.summary.cards == prepared.cards.count)
+        let lines = String(decoding: writer.bytes, as: UTF8.self).split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix(#"{"type":"card""#) }.count == prepared.cards.count)
+        #expect(lines.last?.hasPrefix(#"{"type":"summary""#) == true)
+    }
+}
