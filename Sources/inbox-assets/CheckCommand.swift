@@ -104,13 +104,26 @@ enum CheckCommand {
         prepared.inputFindings += platform.findings + unreadable.map(\.finding)
 
         let failing: Bool
-        if format == "json" || format == "ndjson" {
+        let keepingEntries = invocation.value("write-baseline") != nil
+        if ["json", "ndjson", "junit", "markdown"].contains(format) {
             // Written as the cards are checked and judged: no report of every card is held.
             var result: CheckReportStream.Result?
-            try JSONReportStream.write(to: output, lines: format == "ndjson") { writer in
-                result = CheckReportStream.write(
-                    prepared, verdict: verdict, keepingBaselineEntries: invocation.value("write-baseline") != nil,
-                    lines: format == "ndjson", to: &writer)
+            if format == "markdown" {
+                let page = MarkdownReport.render(prepared, verdict: verdict, keepingBaselineEntries: keepingEntries)
+                try output.write(page.text)
+                result = page.result
+            } else if format == "junit" {
+                let stream = try output.stream()
+                result = JUnitReport.write(prepared, verdict: verdict, keepingBaselineEntries: keepingEntries) {
+                    stream.write($0)
+                }
+                try stream.finish()
+            } else {
+                try JSONReportStream.write(to: output, lines: format == "ndjson") { writer in
+                    result = CheckReportStream.write(
+                        prepared, verdict: verdict, keepingBaselineEntries: keepingEntries,
+                        lines: format == "ndjson", to: &writer)
+                }
             }
             try CICommand.writeBaseline(invocation, Baseline(entries: result?.baselineEntries ?? []))
             failing = result?.summary.failing ?? false
@@ -119,8 +132,7 @@ enum CheckCommand {
             verdict.apply(to: &report)
             try CICommand.writeBaseline(invocation, Baseline.of(report))
             switch format {
-            case "junit": try output.write(JUnitReport.render(report))
-            case "sarif", "markdown": try output.write(CICommand.render(invocation, report, inputs: inputs))
+            case "sarif": try output.write(CICommand.sarif(report, inputs: inputs))
             case "html": try output.write(HTMLReport.render(report, image: prepared.body(for:), app: app))
             default:
                 let color = output.isStandardOutput && Console.stdoutWantsColor

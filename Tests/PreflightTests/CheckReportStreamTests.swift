@@ -10,10 +10,13 @@ import WalletPass
 /// those of the whole report judged at once, under severity overrides, ignore rules and a baseline alike.
 @Suite(.serialized)
 struct CheckReportStreamTests {
-    static func prepared() async throws -> PreparedCheck {
+    /// The demo campaign checked for both platforms, `copies` times under as many names (each a JUnit suite).
+    static func prepared(copies: Int = 1) async throws -> PreparedCheck {
         var resolve = ResolveOptions()
         resolve.platforms = [.ios, .android]
-        return try await RenderFixtures.withDemoPipeline(CheckOptions(resolve: resolve)) { await $0.prepare($1) }
+        return try await RenderFixtures.withDemoPipeline(CheckOptions(resolve: resolve)) { pipeline, inputs in
+            await pipeline.prepare(inputs + (1..<copies).map { (name: "again-\($0).json", bytes: inputs[0].bytes) })
+        }
     }
 
     /// Verdicts that change what is written: none; a severity override, an ignore rule and a baseline that knows
@@ -67,5 +70,43 @@ struct CheckReportStreamTests {
         let lines = String(decoding: writer.bytes, as: UTF8.self).split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix(#"{"type":"card""#) }.count == prepared.cards.count)
         #expect(lines.last?.hasPrefix(#"{"type":"summary""#) == true)
+    }
+
+    /// `check --format junit` counts the suites in a first walk and writes each testcase as it is judged: the
+    /// text of the whole report rendered at once, with two input files, an input finding and a pass suite.
+    @Test func theJUnitStreamWritesTheJudgedReportsText() async throws {
+        var prepared = try await Self.prepared(copies: 2)
+        prepared.inputFindings.append(
+            SourcedFinding(source: "extra.json", finding: .error("input.unreadable", "added by the caller")))
+        for verdict in Self.verdicts(prepared) {
+            var report = prepared.report()
+            verdict.apply(to: &report)
+            var pieces: [String] = []
+            let result = JUnitReport.write(prepared, verdict: verdict, keepingBaselineEntries: true) {
+                pieces.append($0)
+            }
+            let streamed = pieces.joined()
+            #expect(streamed == JUnitReport.render(report), "verdict at \(verdict.policy)")
+            #expect(streamed.contains(#"<testsuite name="again-1.json""#) && streamed.contains(#"name="passes""#))
+            #expect(result.summary == report.summary)
+            #expect(Baseline(entries: result.baselineEntries ?? []) == Baseline.of(report))
+        }
+    }
+
+    /// `check --format markdown` walks the cards once, keeping only the rows and lines it shows: the text of the
+    /// whole report rendered at once, with the row and finding caps not reached (one copy of the demo) and
+    /// reached (eight).
+    @Test(arguments: [1, 8]) func theMarkdownWalkWritesTheJudgedReportsText(copies: Int) async throws {
+        let prepared = try await Self.prepared(copies: copies)
+        for verdict in Self.verdicts(prepared) {
+            var report = prepared.report()
+            verdict.apply(to: &report)
+            let page = MarkdownReport.render(prepared, verdict: verdict, keepingBaselineEntries: true)
+            #expect(page.text == MarkdownReport.render(report), "verdict at \(verdict.policy)")
+            #expect(page.text.contains("more cards.") == (copies > 1))
+            #expect(page.text.contains("more findings.") == (copies > 1))
+            #expect(page.result.summary == report.summary)
+            #expect(Baseline(entries: page.result.baselineEntries ?? []) == Baseline.of(report))
+        }
     }
 }

@@ -98,6 +98,52 @@ public struct PreparedCheck: Sendable {
     }
 }
 
+/// A prepared check's cards checked and judged one at a time (what every streamed report walks): the findings
+/// about inputs and the passes are judged first (``inputFindings``, ``passes``), then each card as ``next(_:)``
+/// is handed it, counting the summary as it goes; ``result`` is what the walk added up to. A card is judged the
+/// same whether it was walked alone or in a ``PreparedCheck/report()`` under ``Verdict/apply(to:)``.
+public struct CheckWalk {
+    public let verdict: Verdict
+    /// The input findings, judged.
+    public let inputFindings: [SourcedFinding]
+    /// The passes, judged.
+    public let passes: [PassCheck]
+    private let prepared: PreparedCheck
+    private var tally: Verdict.Tally
+    private var summary: CheckSummary
+
+    public init(_ prepared: PreparedCheck, verdict: Verdict, keepingBaselineEntries: Bool = false) {
+        self.prepared = prepared
+        self.verdict = verdict
+        tally = Verdict.Tally(baseline: verdict.baseline, keepingEntries: keepingBaselineEntries)
+        var inputFindings = prepared.inputFindings
+        var passes = prepared.passes
+        verdict.judge(inputFindings: &inputFindings, passes: &passes, tally: &tally)
+        self.inputFindings = inputFindings
+        self.passes = passes
+        summary = prepared.summary
+    }
+
+    /// `card` checked and judged, and counted in the summary.
+    public mutating func next(_ card: ResolvedCard) -> CardCheck {
+        var check = prepared.check(card)
+        verdict.judge(&check, tally: &tally)
+        summary.cards += 1
+        if card.degraded { summary.degraded += 1 }
+        if check.broken { summary.broken += 1 }
+        return check
+    }
+
+    /// The summary of what was walked so far (with its verdict counts) and the baseline entries when kept.
+    public var result: CheckReportStream.Result {
+        var summary = summary
+        verdict.finish(&summary, tally)
+        return CheckReportStream.Result(
+            summary: summary, baselineEntries: tally.entries, newFindings: tally.counts.new,
+            baselineFixed: verdict.fixed(tally))
+    }
+}
+
 /// `check --format json` and `--format ndjson` without a report of every card: the head of the document (the asset
 /// table, the passes, the root causes), then each card checked, judged and written in turn, then the tail (the
 /// input findings, the baseline, the summary counted as the cards went by). The same bytes as
@@ -108,33 +154,27 @@ public enum CheckReportStream {
         public var summary: CheckSummary
         /// The baseline entries of the run's unsuppressed findings, when asked for (`--write-baseline`).
         public var baselineEntries: [Baseline.Entry]?
+        /// Findings not in the baseline (0 without one).
+        public var newFindings: Int
+        /// Under `--baseline`: its entries no finding matched; `nil` without a baseline.
+        public var baselineFixed: [Baseline.Entry]?
     }
 
     public static func write(
         _ prepared: PreparedCheck, verdict: Verdict, keepingBaselineEntries: Bool = false, lines: Bool,
         to writer: inout JSONWriter
     ) -> Result {
-        var tally = Verdict.Tally(baseline: verdict.baseline, keepingEntries: keepingBaselineEntries)
-        var inputFindings = prepared.inputFindings
-        var passes = prepared.passes
-        verdict.judge(inputFindings: &inputFindings, passes: &passes, tally: &tally)
+        var walk = CheckWalk(prepared, verdict: verdict, keepingBaselineEntries: keepingBaselineEntries)
         let table = AssetTable(prepared.cards, judged: prepared.judged, severity: verdict.rules.severity)
-        let document = CheckReportDocument(table: table, passes: passes, rootCauses: prepared.rootCauses, lines: lines)
+        let document = CheckReportDocument(
+            table: table, passes: walk.passes, rootCauses: prepared.rootCauses, lines: lines)
         document.writeHead(to: &writer)
-        var summary = prepared.summary
-        for card in prepared.cards {
-            var check = prepared.check(card)
-            verdict.judge(&check, tally: &tally)
-            summary.cards += 1
-            if card.degraded { summary.degraded += 1 }
-            if check.broken { summary.broken += 1 }
-            document.write(check, to: &writer)
-        }
-        verdict.finish(&summary, tally)
+        for card in prepared.cards { document.write(walk.next(card), to: &writer) }
+        let result = walk.result
         document.writeTail(
-            to: &writer, inputFindings: inputFindings, summary: summary,
+            to: &writer, inputFindings: walk.inputFindings, summary: result.summary,
             baseline: CheckReportDocument.baselineJSON(
-                fixed: verdict.fixed(tally), new: tally.counts.new, known: summary.known))
-        return Result(summary: summary, baselineEntries: tally.entries)
+                fixed: result.baselineFixed, new: result.newFindings, known: result.summary.known))
+        return result
     }
 }

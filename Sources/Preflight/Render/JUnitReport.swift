@@ -25,57 +25,147 @@ public enum JUnitReport {
     public static func render(_ report: CheckReport) -> String {
         var report = report
         if report.failOn == nil { Verdict(policy: .error).apply(to: &report) }
+        var out = ""
+        let layout = Layout(inputFindings: report.inputFindings, passes: report.passes) { visit in
+            for card in report.cards { visit(card) }
+        }
+        layout.write(card: { report.cards[$0] }, to: { out += $0 })
+        return out
+    }
+
+    /// The document of a prepared check, judged by `verdict`, handed to `sink` a piece at a time (about 64 KiB
+    /// each): the cards are checked and judged once to count the suites (their headers carry the counts) and once
+    /// more as they are written, so no testcase of every card and no whole document is held. The same text as
+    /// ``render(_:)`` of the judged report.
+    public static func write(
+        _ prepared: PreparedCheck, verdict: Verdict, keepingBaselineEntries: Bool = false,
+        to sink: (String) -> Void
+    ) -> CheckReportStream.Result {
+        var counting = CheckWalk(prepared, verdict: verdict, keepingBaselineEntries: keepingBaselineEntries)
+        let layout = Layout(inputFindings: counting.inputFindings, passes: counting.passes) { visit in
+            for card in prepared.cards { visit(counting.next(card)) }
+        }
+        var writing = CheckWalk(prepared, verdict: verdict)
+        var buffer = ""
+        layout.write(card: { writing.next(prepared.cards[$0]) }) { piece in
+            buffer += piece
+            if buffer.utf8.count >= 1 << 16 {
+                sink(buffer)
+                buffer = ""
+            }
+        }
+        if !buffer.isEmpty { sink(buffer) }
+        return counting.result
+    }
+
+    /// What the document's headers need, counted in one pass over the judged cards: the suites in order with
+    /// their counts, the input testcases (few), which card goes in which suite, and which card names two cards of
+    /// a suite share.
+    private struct Layout {
         var suites: [Suite] = []
         var suiteIndex: [String: Int] = [:]
-        func suite(named name: String) -> Int {
+        /// Per suite, how many of its testcases are cards, failing cards and skipped cards.
+        var cardCounts: [(tests: Int, failed: Int, skipped: Int)] = []
+        /// The card indices in suite order (a counting sort of each card's suite): suite `s` holds
+        /// `order[starts[s]..<starts[s + 1]]`.
+        var order: [Int32] = []
+        var starts: [Int] = []
+        /// "suite\u{0}name" → how many cards have it.
+        var names: [String: Int] = [:]
+        var passes: [PassCheck]
+        /// The suite the passes' testcases end (`passes`), when there are passes.
+        var passesSuite: Int?
+
+        init(inputFindings: [SourcedFinding], passes: [PassCheck], cards: ((CardCheck) -> Void) -> Void) {
+            self.passes = passes
+            var inputCases: [String: Int] = [:]  // source → its testcase's index in its suite
+            for sourced in inputFindings {
+                let index = suite(named: JUnitReport.inputFile(of: sourced.source))
+                if let caseIndex = inputCases[sourced.source] {
+                    suites[index].cases[caseIndex].add(sourced.finding, context: nil)
+                } else {
+                    var testCase = TestCase(
+                        name: "\(Redaction.redactURL(sourced.source)) [input]", className: suites[index].name)
+                    testCase.add(sourced.finding, context: nil)
+                    suites[index].cases.append(testCase)
+                    inputCases[sourced.source] = suites[index].cases.count - 1
+                }
+            }
+            var suiteOfCard: [Int32] = []
+            cards { check in
+                let index = suite(named: JUnitReport.inputFile(of: check.card.id))
+                suiteOfCard.append(Int32(index))
+                cardCounts[index].tests += 1
+                if check.failing {
+                    cardCounts[index].failed += 1
+                } else if TestCase.excuses(check) {
+                    cardCounts[index].skipped += 1
+                }
+                names["\(suites[index].name)\u{0}\(JUnitReport.caseName(check.card))", default: 0] += 1
+            }
+            names = names.filter { $0.value > 1 }
+            if !passes.isEmpty { passesSuite = suite(named: "passes") }
+            if suites.isEmpty { _ = suite(named: "inbox-assets check") }
+            starts = [Int](repeating: 0, count: suites.count + 1)
+            for index in suiteOfCard { starts[Int(index) + 1] += 1 }
+            for index in suites.indices { starts[index + 1] += starts[index] }
+            var next = starts
+            order = [Int32](repeating: 0, count: suiteOfCard.count)
+            for (card, index) in suiteOfCard.enumerated() {
+                order[next[Int(index)]] = Int32(card)
+                next[Int(index)] += 1
+            }
+        }
+
+        private mutating func suite(named name: String) -> Int {
             if let index = suiteIndex[name] { return index }
             suites.append(Suite(name: name))
+            cardCounts.append((0, 0, 0))
             suiteIndex[name] = suites.count - 1
             return suites.count - 1
         }
-        var inputCases: [String: Int] = [:]  // source → its testcase's index in its suite: one testcase per source
-        for sourced in report.inputFindings {
-            let index = suite(named: inputFile(of: sourced.source))
-            let key = sourced.source
-            if let caseIndex = inputCases[key] {
-                suites[index].cases[caseIndex].add(sourced.finding, context: nil)
-            } else {
-                var testCase = TestCase(
-                    name: "\(Redaction.redactURL(sourced.source)) [input]", className: suites[index].name)
-                testCase.add(sourced.finding, context: nil)
-                suites[index].cases.append(testCase)
-                inputCases[key] = suites[index].cases.count - 1
-            }
-        }
-        var names: [String: Int] = [:]  // "suite\u{0}name" → how many cards have it
-        for card in report.cards {
-            names["\(inputFile(of: card.card.id))\u{0}\(caseName(card.card))", default: 0] += 1
-        }
-        for card in report.cards {
-            let index = suite(named: inputFile(of: card.card.id))
-            var testCase = testCase(for: card, className: suites[index].name)
-            if names["\(suites[index].name)\u{0}\(testCase.name)", default: 0] > 1 {
-                let path = card.card.id.firstIndex(of: "#").map { String(card.card.id[$0...]) } ?? card.card.id
-                testCase.name += " (\(Redaction.redactURL(path)))"
-            }
-            suites[index].cases.append(testCase)
-        }
-        if !report.passes.isEmpty {
-            let index = suite(named: "passes")
-            for pass in report.passes {
-                suites[index].cases.append(testCase(for: pass))
-            }
-        }
-        if suites.isEmpty { suites.append(Suite(name: "inbox-assets check")) }
 
-        let tests = suites.reduce(0) { $0 + $1.cases.count }
-        let failures = suites.reduce(0) { $0 + $1.failedCases }
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"inbox-assets check\" tests=\"\(tests)\" failures=\"\(failures)\""
-        out += " errors=\"0\" time=\"0\">\n"
-        for suite in suites { suite.write(to: &out) }
-        out += "</testsuites>\n"
-        return out
+        /// Writes the document: `card(i)` is the judged card `i` of the report order, asked for once each.
+        func write(card: (Int) -> CardCheck, to out: (String) -> Void) {
+            var tests = 0
+            var failures = 0
+            for (index, suite) in suites.enumerated() {
+                tests += suite.cases.count + cardCounts[index].tests
+                failures += suite.failedCases + cardCounts[index].failed
+            }
+            tests += passes.count
+            failures += passes.count { !TestCase(pass: $0).failures.isEmpty }
+            var head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            head += "<testsuites name=\"inbox-assets check\" tests=\"\(tests)\" failures=\"\(failures)\""
+            head += " errors=\"0\" time=\"0\">\n"
+            out(head)
+            for (index, suite) in suites.enumerated() {
+                let passCases = index == passesSuite ? passes.map(TestCase.init(pass:)) : []
+                var piece = ""
+                suite.writeHead(
+                    to: &piece, tests: suite.cases.count + cardCounts[index].tests + passCases.count,
+                    failures: suite.failedCases + cardCounts[index].failed + passCases.count { !$0.failures.isEmpty },
+                    skipped: suite.skippedCases + cardCounts[index].skipped + passCases.count(where: \.skipped))
+                for testCase in suite.cases { testCase.write(to: &piece) }
+                out(piece)
+                for position in starts[index]..<starts[index + 1] {
+                    let check = card(Int(order[position]))
+                    var testCase = TestCase(check, className: suite.name)
+                    if names["\(suite.name)\u{0}\(testCase.name)"] != nil {
+                        let id = check.card.id
+                        let path = id.firstIndex(of: "#").map { String(id[$0...]) } ?? id
+                        testCase.name += " (\(Redaction.redactURL(path)))"
+                    }
+                    var text = ""
+                    testCase.write(to: &text)
+                    out(text)
+                }
+                piece = ""
+                for testCase in passCases { testCase.write(to: &piece) }
+                out(piece + "  </testsuite>\n")
+            }
+            out("</testsuites>\n")
+        }
     }
 
     /// `"Summer sale" captioned [7.2 ios en]`: the title (or message code, or id), the requested kind, the target.
@@ -98,55 +188,22 @@ public enum JUnitReport {
         return Redaction.redactURL(file.isEmpty ? "-" : file)
     }
 
-    private static func testCase(for check: CardCheck, className: String) -> TestCase {
-        let card = check.card
-        var testCase = TestCase(name: caseName(card), className: className)
-        testCase.output.append("id: \(Redaction.redactURL(card.id))" + (card.code.map { " code: \($0)" } ?? ""))
-        var headline = card.requested == card.resolved ? card.resolved.rawValue : "\(card.requested) → \(card.resolved)"
-        if card.degraded { headline += " — degraded" + (card.degradeReason.map { ": \($0)" } ?? "") }
-        if check.broken { headline += " — broken: a needed asset failed" }
-        testCase.output.append(headline)
-        if let log = card.sdkLog { testCase.output.append("SDK log: \(Redaction.redactText(log))") }
-        for finding in check.findings { testCase.add(finding, context: nil) }
-        for asset in check.assets {
-            var context = "asset: \(asset.role.rawValue)\(asset.index.map { "[\($0)]" } ?? "") "
-            context += "\(Redaction.redactURL(asset.url)) (\(asset.status.rawValue)"
-            if let status = asset.httpStatus { context += ", HTTP \(status)" }
-            if let failure = asset.failure { context += ", \(failure)" }
-            context += ")"
-            for finding in asset.findings { testCase.add(finding, context: context) }
-        }
-        return testCase
-    }
-
-    private static func testCase(for pass: PassCheck) -> TestCase {
-        var testCase = TestCase(name: Redaction.redactURL(pass.url), className: "passes")
-        let verification = pass.verification
-        var headline = verification.valid ? "valid pass" : "invalid pass"
-        if let style = verification.summary?.style { headline += ", style \(style)" }
-        if let type = verification.signer?.passTypeIdentifier { headline += ", \(type)" }
-        testCase.output.append(headline)
-        for finding in verification.findings { testCase.add(finding, context: nil) }
-        return testCase
-    }
-
-    private struct Suite {
+    fileprivate struct Suite {
         var name: String
         var cases: [TestCase] = []
 
         var failedCases: Int { cases.reduce(0) { $0 + ($1.failures.isEmpty ? 0 : 1) } }
         var skippedCases: Int { cases.reduce(0) { $0 + ($1.skipped ? 1 : 0) } }
 
-        func write(to out: inout String) {
-            // `failures` counts failed testcases, not failing findings: that is what the reporters sum up.
-            out += "  <testsuite name=\"\(Markup.attribute(name))\" tests=\"\(cases.count)\""
-            out += " failures=\"\(failedCases)\" errors=\"0\" skipped=\"\(skippedCases)\" time=\"0\">\n"
-            for testCase in cases { testCase.write(to: &out) }
-            out += "  </testsuite>\n"
+        /// The `<testsuite>` start tag. `failures` counts failed testcases, not failing findings: that is what the
+        /// reporters sum up.
+        func writeHead(to out: inout String, tests: Int, failures: Int, skipped: Int) {
+            out += "  <testsuite name=\"\(Markup.attribute(name))\" tests=\"\(tests)\""
+            out += " failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"0\">\n"
         }
     }
 
-    private struct TestCase {
+    fileprivate struct TestCase {
         var name: String
         var className: String
         /// The failing findings (``FindingVerdict/failing``) and the asset each is about.
@@ -214,5 +271,48 @@ public enum JUnitReport {
             }
             out += "    </testcase>\n"
         }
+    }
+}
+
+extension JUnitReport.TestCase {
+    /// A card's testcase: its outcome, its SDK log line and every finding of the judged card.
+    init(_ check: CardCheck, className: String) {
+        let card = check.card
+        var testCase = JUnitReport.TestCase(name: JUnitReport.caseName(card), className: className)
+        testCase.output.append("id: \(Redaction.redactURL(card.id))" + (card.code.map { " code: \($0)" } ?? ""))
+        var headline = card.requested == card.resolved ? card.resolved.rawValue : "\(card.requested) → \(card.resolved)"
+        if card.degraded { headline += " — degraded" + (card.degradeReason.map { ": \($0)" } ?? "") }
+        if check.broken { headline += " — broken: a needed asset failed" }
+        testCase.output.append(headline)
+        if let log = card.sdkLog { testCase.output.append("SDK log: \(Redaction.redactText(log))") }
+        for finding in check.findings { testCase.add(finding, context: nil) }
+        for asset in check.assets {
+            var context = "asset: \(asset.role.rawValue)\(asset.index.map { "[\($0)]" } ?? "") "
+            context += "\(Redaction.redactURL(asset.url)) (\(asset.status.rawValue)"
+            if let status = asset.httpStatus { context += ", HTTP \(status)" }
+            if let failure = asset.failure { context += ", \(failure)" }
+            context += ")"
+            for finding in asset.findings { testCase.add(finding, context: context) }
+        }
+        self = testCase
+    }
+
+    /// A verified pass's testcase (suite `passes`).
+    init(pass: PassCheck) {
+        var testCase = JUnitReport.TestCase(name: Redaction.redactURL(pass.url), className: "passes")
+        let verification = pass.verification
+        var headline = verification.valid ? "valid pass" : "invalid pass"
+        if let style = verification.summary?.style { headline += ", style \(style)" }
+        if let type = verification.signer?.passTypeIdentifier { headline += ", \(type)" }
+        testCase.output.append(headline)
+        for finding in verification.findings { testCase.add(finding, context: nil) }
+        self = testCase
+    }
+
+    /// Whether a card that does not fail has a finding that would fail but is excused (its testcase is
+    /// `<skipped>`): what ``add(_:context:)`` collects, without building the testcase.
+    static func excuses(_ check: CardCheck) -> Bool {
+        check.findings.contains { $0.verdict?.excuse != nil }
+            || check.assets.contains { $0.findings.contains { $0.verdict?.excuse != nil } }
     }
 }
