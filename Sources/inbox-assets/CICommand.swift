@@ -36,11 +36,8 @@ enum CICommand {
         return Verdict(policy: policy, rules: try ConfigCommand.load(invocation).rules, baseline: baseline)
     }
 
-    /// `--format sarif`: the judged report, with each input's bytes for line and column.
-    static func sarif(_ report: CheckReport, inputs: [(name: String, bytes: [UInt8])]) -> String {
-        let version = CommandTable.version.split(separator: " ").last.map(String.init) ?? "0"
-        return SarifReport.render(report, version: version) { name in inputs.first { $0.name == name }?.bytes }
-    }
+    /// The version SARIF's `semanticVersion` names: the last word of `--version`'s line.
+    static var sarifVersion: String { CommandTable.version.split(separator: " ").last.map(String.init) ?? "0" }
 
     /// `--write-baseline FILE`: the judged report's fingerprints.
     static func writeBaseline(_ invocation: Invocation, _ baseline: @autoclosure () -> Baseline) throws(CommandFailure)

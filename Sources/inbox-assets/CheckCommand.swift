@@ -105,7 +105,7 @@ enum CheckCommand {
 
         let failing: Bool
         let keepingEntries = invocation.value("write-baseline") != nil
-        if ["json", "ndjson", "junit", "markdown"].contains(format) {
+        if ["json", "ndjson", "junit", "markdown", "sarif"].contains(format) {
             // Written as the cards are checked and judged: no report of every card is held.
             var result: CheckReportStream.Result?
             if format == "markdown" {
@@ -118,6 +118,13 @@ enum CheckCommand {
                     stream.write($0)
                 }
                 try stream.finish()
+            } else if format == "sarif" {
+                try JSONReportStream.write(to: output) { writer in
+                    result = SarifReport.write(
+                        prepared, verdict: verdict, keepingBaselineEntries: keepingEntries,
+                        version: CICommand.sarifVersion, source: { name in inputs.first { $0.name == name }?.bytes },
+                        to: &writer)
+                }
             } else {
                 try JSONReportStream.write(to: output, lines: format == "ndjson") { writer in
                     result = CheckReportStream.write(
@@ -132,7 +139,6 @@ enum CheckCommand {
             verdict.apply(to: &report)
             try CICommand.writeBaseline(invocation, Baseline.of(report))
             switch format {
-            case "sarif": try output.write(CICommand.sarif(report, inputs: inputs))
             case "html": try output.write(HTMLReport.render(report, image: prepared.body(for:), app: app))
             default:
                 let color = output.isStandardOutput && Console.stdoutWantsColor

@@ -109,4 +109,26 @@ struct CheckReportStreamTests {
             #expect(Baseline(entries: page.result.baselineEntries ?? []) == Baseline.of(report))
         }
     }
+
+    /// `check --format sarif` walks the cards once, holding one result per distinct finding: the bytes of the
+    /// whole report rendered at once, valid against the SARIF 2.1.0 schema.
+    @Test func theSarifWalkWritesTheJudgedReportsBytes() async throws {
+        let prepared = try await Self.prepared(copies: 2)
+        for verdict in Self.verdicts(prepared) {
+            var report = prepared.report()
+            verdict.apply(to: &report)
+            var writer = JSONWriter(pretty: true)
+            let result = SarifReport.write(
+                prepared, verdict: verdict, keepingBaselineEntries: true, version: "1.0", to: &writer)
+            writer.raw("\n")
+            let streamed = String(decoding: writer.bytes, as: UTF8.self)
+            #expect(streamed == SarifReport.render(report, version: "1.0"), "verdict at \(verdict.policy)")
+            let errors = try await CISchemaTests.validate(
+                RenderSarifTests.script, schema: "\(CISchemaTests.schemas)/sarif-schema-2.1.0.json",
+                document: streamed, suffix: ".sarif")
+            #expect(errors == "")
+            #expect(result.summary == report.summary)
+            #expect(Baseline(entries: result.baselineEntries ?? []) == Baseline.of(report))
+        }
+    }
 }

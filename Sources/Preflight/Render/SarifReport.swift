@@ -22,22 +22,55 @@ public enum SarifReport {
     ) -> String {
         var report = report
         if report.failOn == nil { Verdict(policy: .error).apply(to: &report) }
-        var locator = Locator(source: source)
+        var results = Results(inputFindings: report.inputFindings)
+        for check in report.cards { results.add(check) }
+        results.add(report.passes)
+        var writer = JSONWriter(pretty: true)
+        results.write(to: &writer, version: version, fixed: report.baselineFixed, source: source)
+        writer.raw("\n")
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// The document of a prepared check judged by `verdict`, from one walk over its cards, written into `writer`
+    /// (a pretty one; no final newline): what is held is one result per distinct finding (what the document lists), not
+    /// the cards' checks, a tree of the document or its text. The same bytes as ``render(_:version:source:)`` of
+    /// the judged report, less its final newline.
+    public static func write(
+        _ prepared: PreparedCheck, verdict: Verdict, keepingBaselineEntries: Bool = false, version: String,
+        source: @escaping (String) -> [UInt8]? = { _ in nil }, to writer: inout JSONWriter
+    ) -> CheckReportStream.Result {
+        var walk = CheckWalk(prepared, verdict: verdict, keepingBaselineEntries: keepingBaselineEntries)
+        var results = Results(inputFindings: walk.inputFindings)
+        for card in prepared.cards { results.add(walk.next(card)) }
+        results.add(walk.passes)
+        let result = walk.result
+        results.write(to: &writer, version: version, fixed: result.baselineFixed, source: source)
+        return result
+    }
+
+    /// One result per distinct finding (by fingerprint), in the order first seen, with the targets (profile,
+    /// platform, language) of every card it was found on.
+    private struct Results {
         var results: [Result] = []
         var byFingerprint: [String: Int] = [:]
-        func add(_ finding: Finding, id: String, url: String?, target: String?) {
+        /// Pass URL → the first card that uses it (a pass's findings are located at that card).
+        var passCards: [String: String] = [:]
+
+        init(inputFindings: [SourcedFinding]) {
+            for sourced in inputFindings { add(sourced.finding, id: sourced.source, url: nil, target: nil) }
+        }
+
+        mutating func add(_ finding: Finding, id: String, url: String?, target: String?) {
             guard let verdict = finding.verdict else { return }
             if let index = byFingerprint[verdict.fingerprint] {
                 if let target, !results[index].targets.contains(target) { results[index].targets.append(target) }
                 return
             }
             byFingerprint[verdict.fingerprint] = results.count
-            results.append(
-                Result(finding: finding, id: id, url: url, targets: target.map { [$0] } ?? []))
+            results.append(Result(finding: finding, id: id, url: url, targets: target.map { [$0] } ?? []))
         }
-        for sourced in report.inputFindings { add(sourced.finding, id: sourced.source, url: nil, target: nil) }
-        var passCards: [String: String] = [:]  // pass URL → the first card that uses it
-        for check in report.cards {
+
+        mutating func add(_ check: CardCheck) {
             let card = check.card
             let target = [card.profileName, card.platform.rawValue, card.language].compactMap { $0 }
                 .joined(separator: " ")
@@ -47,57 +80,87 @@ public enum SarifReport {
                 for finding in asset.findings { add(finding, id: card.id, url: asset.url, target: target) }
             }
         }
-        for pass in report.passes {
-            for finding in pass.verification.findings {
-                add(finding, id: passCards[pass.url] ?? pass.url, url: pass.url, target: nil)
+
+        mutating func add(_ passes: [PassCheck]) {
+            for pass in passes {
+                for finding in pass.verification.findings {
+                    add(finding, id: passCards[pass.url] ?? pass.url, url: pass.url, target: nil)
+                }
             }
         }
 
-        var codes: [String] = []
-        for result in results where !codes.contains(result.finding.code) { codes.append(result.finding.code) }
-        for entry in report.baselineFixed ?? [] where !codes.contains(entry.code) { codes.append(entry.code) }
-        let ruleIndex = Dictionary(uniqueKeysWithValues: codes.enumerated().map { ($1, $0) })
-        let rules: [JSONValue] = codes.map { code -> JSONValue in
-            let meaning = RuleDescriptions.all[code] ?? "Finding \(code)."
-            var rule = JSONObject([
-                ("id", .string(code)), ("shortDescription", .object(JSONObject([("text", .string(summary(meaning)))]))),
-                ("fullDescription", .object(JSONObject([("text", .string(meaning))]))),
-            ])
-            if let level = documentedLevel(meaning) {
-                rule["defaultConfiguration"] = .object(JSONObject([("level", .string(level))]))
+        /// The SARIF log: the rules of the codes that occur, then each result as its JSON is made.
+        func write(
+            to writer: inout JSONWriter, version: String, fixed: [Baseline.Entry]?,
+            source: @escaping (String) -> [UInt8]?
+        ) {
+            var codes: [String] = []
+            var ruleIndex: [String: Int] = [:]
+            for code in results.lazy.map(\.finding.code) + (fixed ?? []).map(\.code) where ruleIndex[code] == nil {
+                ruleIndex[code] = codes.count
+                codes.append(code)
             }
-            return .object(rule)
+            writer.beginObject()
+            writer.key("$schema")
+            writer.string("https://json.schemastore.org/sarif-2.1.0.json")
+            writer.key("version")
+            writer.string("2.1.0")
+            writer.key("runs")
+            writer.beginArray()
+            writer.beginObject()
+            writer.key("tool")
+            writer.beginObject()
+            writer.key("driver")
+            writer.beginObject()
+            writer.key("name")
+            writer.string("inbox-assets")
+            writer.key("semanticVersion")
+            writer.string(version)
+            writer.key("rules")
+            writer.beginArray()
+            for code in codes { writer.value(SarifReport.rule(code)) }
+            writer.endArray()
+            writer.endObject()
+            writer.endObject()
+            writer.key("columnKind")
+            writer.string("unicodeCodePoints")
+            writer.key("results")
+            writer.beginArray()
+            var locator = Locator(source: source)
+            for result in results {
+                writer.value(result.json(ruleIndex: ruleIndex, baseline: fixed != nil, locator: &locator))
+            }
+            for entry in fixed ?? [] { writer.value(SarifReport.absent(entry, ruleIndex: ruleIndex[entry.code] ?? 0)) }
+            writer.endArray()
+            writer.endObject()
+            writer.endArray()
+            writer.endObject()
         }
-        var sarifResults = results.map {
-            $0.json(ruleIndex: ruleIndex, baseline: report.baselineFixed != nil, locator: &locator)
+    }
+
+    /// A code's rule: its description from docs/finding-codes.md and the level it documents.
+    private static func rule(_ code: String) -> JSONValue {
+        let meaning = RuleDescriptions.all[code] ?? "Finding \(code)."
+        var rule = JSONObject([
+            ("id", .string(code)), ("shortDescription", .object(JSONObject([("text", .string(summary(meaning)))]))),
+            ("fullDescription", .object(JSONObject([("text", .string(meaning))]))),
+        ])
+        if let level = documentedLevel(meaning) {
+            rule["defaultConfiguration"] = .object(JSONObject([("level", .string(level))]))
         }
-        for entry in report.baselineFixed ?? [] {
-            sarifResults.append(
-                .object(
-                    JSONObject([
-                        ("ruleId", .string(entry.code)), ("ruleIndex", .int(ruleIndex[entry.code] ?? 0)),
-                        ("kind", .string("pass")), ("level", .string("none")),
-                        (
-                            "message",
-                            .object(JSONObject([("text", .string("Fixed since the baseline: \(entry.hint)"))]))
-                        ),
-                        ("partialFingerprints", .object(JSONObject([("inboxAssets/v1", .string(entry.fingerprint))]))),
-                        ("baselineState", .string("absent")),
-                    ])))
-        }
-        let driver = JSONObject([
-            ("name", .string("inbox-assets")), ("semanticVersion", .string(version)), ("rules", .array(rules)),
-        ])
-        let run = JSONObject([
-            ("tool", .object(JSONObject([("driver", .object(driver))]))),
-            ("columnKind", .string("unicodeCodePoints")),
-            ("results", .array(sarifResults)),
-        ])
-        let document = JSONObject([
-            ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")), ("version", .string("2.1.0")),
-            ("runs", .array([.object(run)])),
-        ])
-        return JSONValue.object(document).serialized(pretty: true) + "\n"
+        return .object(rule)
+    }
+
+    /// The result of a baseline entry no finding matched (`baselineState` `absent`).
+    private static func absent(_ entry: Baseline.Entry, ruleIndex: Int) -> JSONValue {
+        .object(
+            JSONObject([
+                ("ruleId", .string(entry.code)), ("ruleIndex", .int(ruleIndex)),
+                ("kind", .string("pass")), ("level", .string("none")),
+                ("message", .object(JSONObject([("text", .string("Fixed since the baseline: \(entry.hint)"))]))),
+                ("partialFingerprints", .object(JSONObject([("inboxAssets/v1", .string(entry.fingerprint))]))),
+                ("baselineState", .string("absent")),
+            ]))
     }
 
     /// The first sentence of a meaning.
