@@ -78,6 +78,11 @@ public struct FindingRules: Sendable, Hashable {
         self.acceptedStatuses = acceptedStatuses
     }
 
+    /// The config's `severity` override of `finding`'s code, applied (the one place an override is applied).
+    func overrideSeverity(of finding: inout Finding) {
+        if let override = severity[finding.code] { finding.severity = override }
+    }
+
     /// The reason an accepted status excuses a finding about `url` answered with `status`, if one does.
     func accepted(_ url: String?, status: Int?) -> String? {
         guard !acceptedStatuses.isEmpty, let url, let status, let host = Glob.host(of: url) else { return nil }
@@ -119,7 +124,7 @@ public struct Verdict: Sendable {
 
     /// Overrides the severity, then sets the finding's verdict and counts it.
     func judge(_ finding: inout Finding, _ context: FindingContext, tally: inout Tally) {
-        if let severity = rules.severity[finding.code] { finding.severity = severity }
+        rules.overrideSeverity(of: &finding)
         let fingerprint = Baseline.fingerprint(finding, context)
         tally.seen?.insert(fingerprint)
         var suppressed = rules.ignore.first { $0.matches(finding, context) }?.reason

@@ -103,44 +103,48 @@ enum CheckCommand {
         progress.finish()
         prepared.inputFindings += platform.findings + unreadable.map(\.finding)
 
-        let failing: Bool
+        // JSON, NDJSON, JUnit, SARIF and Markdown are written as the cards are checked and judged: no report of
+        // every card is held. Text and HTML still render the whole judged report.
         let keepingEntries = invocation.value("write-baseline") != nil
-        if ["json", "ndjson", "junit", "markdown", "sarif"].contains(format) {
-            // Written as the cards are checked and judged: no report of every card is held.
-            var result: CheckReportStream.Result?
-            if format == "markdown" {
-                let page = MarkdownReport.render(prepared, verdict: verdict, keepingBaselineEntries: keepingEntries)
-                try output.write(page.text)
-                result = page.result
-            } else if format == "junit" {
-                let stream = try output.stream()
-                result = JUnitReport.write(prepared, verdict: verdict, keepingBaselineEntries: keepingEntries) {
-                    stream.write($0)
-                }
-                try stream.finish()
-            } else if format == "sarif" {
-                try JSONReportStream.write(to: output) { writer in
-                    result = SarifReport.write(
-                        prepared, verdict: verdict, keepingBaselineEntries: keepingEntries,
-                        version: CICommand.sarifVersion, source: { name in inputs.first { $0.name == name }?.bytes },
-                        to: &writer)
-                }
-            } else {
-                try JSONReportStream.write(to: output, lines: format == "ndjson") { writer in
-                    result = CheckReportStream.write(
-                        prepared, verdict: verdict, keepingBaselineEntries: keepingEntries,
-                        lines: format == "ndjson", to: &writer)
-                }
+        var streamed: CheckReportStream.Result?
+        switch format {
+        case "json", "ndjson":
+            try JSONReportStream.write(to: output, lines: format == "ndjson") { writer in
+                streamed = CheckReportStream.write(
+                    prepared, verdict: verdict, keepingBaselineEntries: keepingEntries, lines: format == "ndjson",
+                    to: &writer)
             }
-            try CICommand.writeBaseline(invocation, Baseline(entries: result?.baselineEntries ?? []))
-            failing = result?.summary.failing ?? false
+        case "junit":
+            let stream = try output.stream()
+            streamed = JUnitReport.write(prepared, verdict: verdict, keepingBaselineEntries: keepingEntries) {
+                stream.write($0)
+            }
+            try stream.finish()
+        case "sarif":
+            try JSONReportStream.write(to: output) { writer in
+                streamed = SarifReport.write(
+                    prepared, verdict: verdict, keepingBaselineEntries: keepingEntries,
+                    version: CICommand.sarifVersion, source: { name in inputs.first { $0.name == name }?.bytes },
+                    to: &writer)
+            }
+        case "markdown":
+            let page = MarkdownReport.render(prepared, verdict: verdict, keepingBaselineEntries: keepingEntries)
+            try output.write(page.text)
+            streamed = page.result
+        default:
+            break
+        }
+        let failing: Bool
+        if let streamed {
+            try CICommand.writeBaseline(invocation, Baseline(entries: streamed.baselineEntries ?? []))
+            failing = streamed.summary.failing
         } else {
             var report = prepared.report()
             verdict.apply(to: &report)
             try CICommand.writeBaseline(invocation, Baseline.of(report))
-            switch format {
-            case "html": try output.write(HTMLReport.render(report, image: prepared.body(for:), app: app))
-            default:
+            if format == "html" {
+                try output.write(HTMLReport.render(report, image: prepared.body(for:), app: app))
+            } else {
                 let color = output.isStandardOutput && Console.stdoutWantsColor
                 let width = output.isStandardOutput ? Console.width(of: STDOUT_FILENO) : nil
                 try output.write(CheckTextReport.render(report, style: TextStyle(color: color), width: width))

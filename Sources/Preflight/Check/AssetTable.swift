@@ -53,8 +53,8 @@ struct AssetTable {
     /// Keys given out: two URLs that differ only in a secret redact alike, and the second gets ` (2)`.
     private var keys: Set<String> = []
 
-    /// Severity overrides (config `severity`) applied to the uses' findings as they are added.
-    private var severity: [String: Severity] = [:]
+    /// The config whose severity overrides are applied to the uses' findings as they are added.
+    private var rules = FindingRules()
 
     /// The table of judged cards (their findings already carry the overrides).
     init(_ cards: [CardCheck]) {
@@ -65,8 +65,8 @@ struct AssetTable {
 
     /// The table of `cards` before any is checked: each use from `judged`, with the config's severity overrides
     /// applied as the ``Verdict`` will apply them to each card's copy.
-    init(_ cards: [ResolvedCard], judged: [AssetUseKey: AssetCheck], severity: [String: Severity]) {
-        self.severity = severity
+    init(_ cards: [ResolvedCard], judged: [AssetUseKey: AssetCheck], rules: FindingRules) {
+        self.rules = rules
         for card in cards {
             for reference in card.assets {
                 let key = AssetUseKey(url: reference.fetchURL, role: reference.role, on: card)
@@ -97,10 +97,8 @@ struct AssetTable {
         useIndex[key] = entries[entry].uses.count
         var shared = asset
         shared.index = nil
-        if !severity.isEmpty {
-            for index in shared.findings.indices {
-                if let override = severity[shared.findings[index].code] { shared.findings[index].severity = override }
-            }
+        if !rules.severity.isEmpty {
+            for index in shared.findings.indices { rules.overrideSeverity(of: &shared.findings[index]) }
         }
         entries[entry].uses.append((card.platform, shared))
     }

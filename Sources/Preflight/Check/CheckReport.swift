@@ -190,14 +190,6 @@ public struct CheckReport: Sendable, Hashable {
         self.passes = passes
     }
 
-    /// Adds findings about inputs the pipeline never saw (files the CLI could not read), counted in the summary's
-    /// errors and warnings as `resolve` counts them.
-    public mutating func appendInputFindings(_ findings: [SourcedFinding]) {
-        inputFindings += findings
-        summary.errors += findings.filter { $0.finding.severity == .error }.count
-        summary.warnings += findings.filter { $0.finding.severity == .warning }.count
-    }
-
     /// Every finding that counts towards `--fail-on`: inputs, cards, their assets and passes.
     public var allFindings: [Finding] {
         inputFindings.map(\.finding) + cards.flatMap(\.allFindings) + passes.flatMap(\.verification.findings)

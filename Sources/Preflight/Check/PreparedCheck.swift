@@ -165,7 +165,7 @@ public enum CheckReportStream {
         to writer: inout JSONWriter
     ) -> Result {
         var walk = CheckWalk(prepared, verdict: verdict, keepingBaselineEntries: keepingBaselineEntries)
-        let table = AssetTable(prepared.cards, judged: prepared.judged, severity: verdict.rules.severity)
+        let table = AssetTable(prepared.cards, judged: prepared.judged, rules: verdict.rules)
         let document = CheckReportDocument(
             table: table, passes: walk.passes, rootCauses: prepared.rootCauses, lines: lines)
         document.writeHead(to: &writer)

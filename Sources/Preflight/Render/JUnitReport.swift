@@ -127,20 +127,19 @@ public enum JUnitReport {
 
         /// Writes the document: `card(i)` is the judged card `i` of the report order, asked for once each.
         func write(card: (Int) -> CardCheck, to out: (String) -> Void) {
-            var tests = 0
-            var failures = 0
+            let passCases = passes.map(TestCase.init(pass:))
+            var tests = passCases.count
+            var failures = passCases.count { !$0.failures.isEmpty }
             for (index, suite) in suites.enumerated() {
                 tests += suite.cases.count + cardCounts[index].tests
                 failures += suite.failedCases + cardCounts[index].failed
             }
-            tests += passes.count
-            failures += passes.count { !TestCase(pass: $0).failures.isEmpty }
             var head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             head += "<testsuites name=\"inbox-assets check\" tests=\"\(tests)\" failures=\"\(failures)\""
             head += " errors=\"0\" time=\"0\">\n"
             out(head)
             for (index, suite) in suites.enumerated() {
-                let passCases = index == passesSuite ? passes.map(TestCase.init(pass:)) : []
+                let passCases = index == passesSuite ? passCases : []
                 var piece = ""
                 suite.writeHead(
                     to: &piece, tests: suite.cases.count + cardCounts[index].tests + passCases.count,
