@@ -61,7 +61,7 @@ enum CheckCommand {
         if invocation.flag("offline") { try StoreCommand.requireExisting(invocation) }
         let iconFile = try AppIdentityOptions.readIconFile(invocation, limits: limits)
         let verdict = try CICommand.verdict(invocation)
-        let (inputs, unreadable) = try ResolveCommand.readInputs(invocation, limits: limits)
+        let (inputs, unreadable) = try ResolveCommand.openInputs(invocation, limits: limits)
 
         let store: AssetStore?
         do {
@@ -103,8 +103,8 @@ enum CheckCommand {
         progress.finish()
         prepared.inputFindings += platform.findings + unreadable.map(\.finding)
 
-        // JSON, NDJSON, JUnit, SARIF and Markdown are written as the cards are checked and judged: no report of
-        // every card is held. Text and HTML still render the whole judged report.
+        // JSON, NDJSON, JUnit, SARIF and Markdown are written as the cards are resolved again, checked and judged:
+        // no card is held beyond the one being written. Text and HTML still render the whole judged report.
         let keepingEntries = invocation.value("write-baseline") != nil
         var streamed: CheckReportStream.Result?
         switch format {
@@ -124,7 +124,8 @@ enum CheckCommand {
             try JSONReportStream.write(to: output) { writer in
                 streamed = SarifReport.write(
                     prepared, verdict: verdict, keepingBaselineEntries: keepingEntries,
-                    version: CICommand.sarifVersion, source: { name in inputs.first { $0.name == name }?.bytes },
+                    version: CICommand.sarifVersion,
+                    source: { name in inputs.first { $0.name == name }.flatMap { try? $0.bytes() } },
                     to: &writer)
             }
         case "markdown":
@@ -151,7 +152,10 @@ enum CheckCommand {
             }
             failing = report.failing
         }
+        // A file that changed (or could not be read again) while the report resolved its cards again: the report is
+        // incomplete.
+        let changed = prepared.cards.failure.map { [$0] } ?? []
         return ResolveCommand.exitCode(
-            unreadable: unreadable, unusable: prepared.unusableInputs, failing: failing)
+            unreadable: unreadable, unusable: prepared.unusableInputs + changed, failing: failing)
     }
 }

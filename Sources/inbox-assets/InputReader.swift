@@ -193,6 +193,34 @@ enum InputFiles {
         }
     }
 
+    /// One operand as a campaign input: a regular file is opened and left on disk (read, and read again, as the
+    /// cards are resolved; NDJSON a chunk at a time), anything else (`-`, a pipe, a FIFO, a device) is read whole
+    /// as ``read(_:limits:)`` reads it.
+    /// - Throws: ``CommandFailure`` (exit 2) as ``read(_:limits:)`` does.
+    static func open(_ operand: String, limits: InputLimits) throws(CommandFailure) -> CampaignInput {
+        guard operand != "-" else { return CampaignInput(name: operand, bytes: try read(operand, limits: limits)) }
+        do throws(InputReadError) {
+            let descriptor = Glibc.open(operand, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+            guard descriptor >= 0 else { throw .system(errno) }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+                defer { close(descriptor) }
+                return CampaignInput(name: operand, bytes: try InputReader.read(descriptor: descriptor, limits: limits))
+            }
+            guard Int(status.st_size) <= limits.maxBytes else {
+                close(descriptor)
+                throw .tooLarge(limit: limits.maxBytes)
+            }
+            do {
+                return CampaignInput(name: operand, file: try CampaignFile(descriptor: descriptor))
+            } catch {
+                throw .system(error.code)
+            }
+        } catch {
+            throw failure(error, operand: operand)
+        }
+    }
+
     /// The failure as the message users see (`cannot read 'x': no such file`) and its exit code (2).
     static func failure(_ error: InputReadError, operand: String) -> CommandFailure {
         let name = operand == "-" ? "standard input" : "'\(operand)'"

@@ -14,7 +14,7 @@ enum ResolveCommand {
         let limits = try InputLimits.parse(invocation)
         // The report's destination is checked before any input is read (a closed standard output too).
         let output = try OutputTarget.prepare(invocation.value("output"))
-        let (inputs, unreadable) = try readInputs(invocation, limits: limits)
+        let (inputs, unreadable) = try openInputs(invocation, limits: limits)
         // The work runs on a thread of its own: it is CPU-bound for as long as the input is large and would block a
         // cooperative thread, and a new thread gets a new malloc arena, which starts with the large heap steps set
         // above (this thread's arena already grows page by page: 16,000 mprotect calls for 100,000 messages).
@@ -30,38 +30,41 @@ enum ResolveCommand {
 
     /// Resolves, prints the report and exits with the outcome's status.
     private static func report(
-        inputs: [(name: String, bytes: [UInt8])], unreadable: [CommandFailure], options: ResolveOptions,
+        inputs: [CampaignInput], unreadable: [CommandFailure], options: ResolveOptions,
         limits: InputLimits, output: OutputTarget, invocation: Invocation
     ) -> Never {
-        var outcome = ResolveJob(options: options, readerOptions: limits.readerOptions).run(
-            inputs, keepingMessages: true)
-        outcome.run.inputFindings += unreadable.map(\.finding)
+        // The cards are not held: a first read counts them and works out the feed order, and the report resolves
+        // each again as it writes it (JSON, NDJSON). The text report lays out every row, so it holds them.
+        var outcome = CardResolver(options: options).stream(inputs, readerOptions: limits.readerOptions)
+        outcome.inputFindings += unreadable.map(\.finding)
 
         do {
             switch invocation.value("format") {
             // Streamed: the report of 100,000 cards is never one tree, one 65 MB buffer or a copy of it.
-            case "json": try JSONReportStream.write(to: output) { outcome.run.write(to: &$0) }
-            case "ndjson": try JSONReportStream.write(to: output, lines: true) { outcome.run.writeLines(to: &$0) }
+            case "json": try JSONReportStream.write(to: output) { outcome.write(to: &$0) }
+            case "ndjson": try JSONReportStream.write(to: output, lines: true) { outcome.writeLines(to: &$0) }
             default:
+                let run = outcome.materialized()
                 var text: [UInt8] = []
                 let width = output.isStandardOutput ? Console.width(of: STDOUT_FILENO) : nil
                 ResolveTextReport.write(
-                    outcome.run, style: TextStyle(color: output.isStandardOutput && Console.stdoutWantsColor),
+                    run, style: TextStyle(color: output.isStandardOutput && Console.stdoutWantsColor),
                     width: width, to: &text)
                 let stream = try output.stream()
                 text.withUnsafeBytes(stream.write)
                 try stream.finish()
+                // Exiting with the run alive skips freeing every card one by one (memory the process gives back).
+                withExtendedLifetime(run) {}
             }
         } catch {
             Console.err("Error: \(ControlCharacters.escaped(error.message))\n")
-            withExtendedLifetime(outcome) { exit(error.status) }
+            exit(error.status)
         }
+        let changed = outcome.cards.failure.map { [$0] } ?? []
         let status = exitCode(
-            invocation, unreadable: unreadable, unusable: outcome.unusableInputs, worst: outcome.run.maxSeverity,
-            degraded: outcome.run.degradedCount)
-        // Everything is written (stdout is unbuffered). Exiting here, with the run still alive, skips freeing every
-        // card and message one by one: a tenth of the time of a large run, for memory the process gives back anyway.
-        withExtendedLifetime(outcome) { exit(status) }
+            invocation, unreadable: unreadable, unusable: outcome.unusableInputs + changed,
+            worst: outcome.maxSeverity, degraded: outcome.degraded)
+        exit(status)
     }
 
     /// `--sdk`, `--platform`, `--android-sdk`, `--android-heuristic`, `--at` and `--force-kind` (when the command
@@ -88,20 +91,20 @@ enum ResolveCommand {
             androidProfiles: androidProfiles, androidHeuristic: invocation.flag("android-heuristic"), at: at)
     }
 
-    /// Reads the `<inputs>` operands within `limits`; unreadable ones are returned (they become `input.unreadable`
-    /// or `input.tooLarge` findings and exit 2).
-    static func readInputs(
+    /// Opens the `<inputs>` operands within `limits` (``InputFiles/open(_:limits:)``: regular files stay on disk);
+    /// unreadable ones are returned (they become `input.unreadable` or `input.tooLarge` findings and exit 2).
+    static func openInputs(
         _ invocation: Invocation, limits: InputLimits
-    ) throws(UsageError) -> (inputs: [(name: String, bytes: [UInt8])], unreadable: [CommandFailure]) {
+    ) throws(UsageError) -> (inputs: [CampaignInput], unreadable: [CommandFailure]) {
         let operands = invocation.positional("inputs")
         if operands.filter({ $0 == "-" }).count > 1 {
             throw invocation.usageError("Standard input ('-') can be given only once")
         }
-        var inputs: [(name: String, bytes: [UInt8])] = []
+        var inputs: [CampaignInput] = []
         var unreadable: [CommandFailure] = []
         for operand in operands {
             do {
-                inputs.append((operand, try InputFiles.read(operand, limits: limits)))
+                inputs.append(try InputFiles.open(operand, limits: limits))
             } catch {
                 unreadable.append(error)
             }

@@ -23,6 +23,9 @@ public enum CardFindingCode {
     /// A source held no message at all (`{}`, `[]`, only unrecognised objects): the input is unusable
     /// (``InputError``; the CLI exits 2). Error.
     public static let noMessages = "input.noMessages"
+    /// An input file could not be read to its end, or changed while it was being read (``InputError``; the CLI
+    /// exits 2). Error.
+    public static let unreadable = "input.unreadable"
     /// A duplicate object key (the last one wins, as in the SDK's JSONSerialization). Warning.
     public static let duplicateKey = "input.duplicateKey"
     /// A UTF-8 byte order mark at the start of the file. Info.

@@ -575,42 +575,79 @@ public struct ResolveRun: Sendable, Hashable {
     /// then one `summary` line (`schemaVersion` and the counts of ``json``'s `summary`), each a compact object with
     /// its `"type"` first and then the members it has in ``json``.
     public func writeLines(to writer: inout JSONWriter) {
-        for index in cards.indices {
-            cards[index].write(to: &writer, type: "card")
+        Self.writeLines(counts, inputFindings: inputFindings, to: &writer) { visit in
+            for index in cards.indices { visit(cards[index]) }
+        }
+    }
+
+    /// The counts of ``json``'s `summary`.
+    struct Counts {
+        var messages: Int
+        var cards: Int
+        var degraded: Int
+        var errors: Int
+        var warnings: Int
+    }
+
+    var counts: Counts {
+        Counts(
+            messages: messagesRead, cards: cards.count, degraded: degradedCount, errors: findingCount(.error),
+            warnings: findingCount(.warning))
+    }
+
+    /// ``writeLines(to:)`` of a run whose cards `cards` hands over one at a time.
+    static func writeLines(
+        _ counts: Counts, inputFindings: [SourcedFinding], to writer: inout JSONWriter,
+        cards: ((ResolvedCard) -> Void) -> Void
+    ) {
+        cards { card in
+            card.write(to: &writer, type: "card")
             writer.raw("\n")
         }
         for finding in inputFindings { NDJSON.line("finding", finding.json, to: &writer) }
         var summaryLine = JSONObject([("schemaVersion", .int(1))])
-        for (key, value) in summary { summaryLine[key] = value }
+        for (key, value) in summary(counts) { summaryLine[key] = value }
         NDJSON.line("summary", .object(summaryLine), to: &writer)
     }
 
     /// ``json``'s `summary`: messages, cards, degraded, errors, warnings.
-    var summary: JSONObject {
+    var summary: JSONObject { Self.summary(counts) }
+
+    static func summary(_ counts: Counts) -> JSONObject {
         JSONObject([
-            ("messages", .int(messagesRead)), ("cards", .int(cards.count)), ("degraded", .int(degradedCount)),
-            ("errors", .int(findingCount(.error))), ("warnings", .int(findingCount(.warning))),
+            ("messages", .int(counts.messages)), ("cards", .int(counts.cards)), ("degraded", .int(counts.degraded)),
+            ("errors", .int(counts.errors)), ("warnings", .int(counts.warnings)),
         ])
     }
 
     /// Writes ``json`` without building it: the same bytes, card by card, so a writer with a sink streams the
     /// report instead of holding it.
     public func write(to writer: inout JSONWriter) {
+        Self.write(counts, inputFindings: inputFindings, to: &writer) { visit in
+            for index in cards.indices { visit(cards[index]) }
+        }
+    }
+
+    /// ``write(to:)`` of a run whose cards `cards` hands over one at a time.
+    static func write(
+        _ counts: Counts, inputFindings: [SourcedFinding], to writer: inout JSONWriter,
+        cards: ((ResolvedCard) -> Void) -> Void
+    ) {
         writer.beginObject()
         writer.key("schemaVersion")
         writer.int(1)
         writer.key("summary")
         writer.beginObject()
         writer.key("messages")
-        writer.int(messagesRead)
+        writer.int(counts.messages)
         writer.key("cards")
-        writer.int(cards.count)
+        writer.int(counts.cards)
         writer.key("degraded")
-        writer.int(degradedCount)
+        writer.int(counts.degraded)
         writer.key("errors")
-        writer.int(findingCount(.error))
+        writer.int(counts.errors)
         writer.key("warnings")
-        writer.int(findingCount(.warning))
+        writer.int(counts.warnings)
         writer.endObject()
         writer.key("findings")
         writer.beginArray()
@@ -618,7 +655,7 @@ public struct ResolveRun: Sendable, Hashable {
         writer.endArray()
         writer.key("cards")
         writer.beginArray()
-        for index in cards.indices { cards[index].write(to: &writer) }
+        cards { $0.write(to: &writer) }
         writer.endArray()
         writer.endObject()
     }

@@ -17,6 +17,9 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
         /// JSON that holds no message (`{}`, `[]`, an object of unknown keys): `reason` is the first error found
         /// in it, when there is one.
         case noMessages(reason: String?)
+        /// A file that could not be read to its end, or that changed between two reads of it (a streamed input is
+        /// read more than once).
+        case unreadable(reason: String)
     }
 
     /// The input's name as given (`-` for standard input).
@@ -39,6 +42,7 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidJSON: code = CardFindingCode.invalidJSON
         case .notACampaign: code = CardFindingCode.notACampaign
         case .noMessages: code = CardFindingCode.noMessages
+        case .unreadable: code = CardFindingCode.unreadable
         }
         let prefix = source + ": "
         let text = description.hasPrefix(prefix) ? String(description.dropFirst(prefix.count)) : description
@@ -57,6 +61,7 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(source): no message in it"
                 + (reason.map { ": \($0)" }
                     ?? ", expected a createMessage request, inbox feed messages or push payloads")
+        case .unreadable(let reason): "\(source): \(reason)"
         }
     }
 }
@@ -116,13 +121,63 @@ public enum CampaignReader {
         bytes: [UInt8], source: String, options: ReaderOptions = .init(),
         observer: ((ArraySlice<InboxMessage>) -> Void)? = nil
     ) throws(InputError) -> ReadBatch {
+        var reader = Reader(source: source, options: options)
+        reader.observer = observer
+        return try read(bytes: bytes, with: &reader)
+    }
+
+    /// What ``stream(_:options:message:)`` read: the input findings (``ReadBatch/messages`` is empty: each message
+    /// went to the caller) and how many messages there were.
+    public struct Streamed: Sendable {
+        public var batch: ReadBatch
+        public var messages: Int
+    }
+
+    /// Reads one input a message at a time: each message is handed to `message` as soon as it is read and not
+    /// kept, so a caller that keeps none holds no more than the message being read. The same messages, in the same
+    /// order and with the same findings, as ``read(bytes:source:options:observer:)`` of the input's bytes.
+    ///
+    /// An NDJSON file is read a chunk at a time and never held whole: a file whose first line is a JSON value of
+    /// its own followed by more content is NDJSON to the whole-document reader too (its parse stops there with
+    /// `trailingContent`). Every other file (one JSON document, a first line that is blank or broken) is read
+    /// whole, as are bytes already in memory.
+    /// - Throws: ``InputError`` when the input as a whole is unusable, or a file cannot be read.
+    public static func stream(
+        _ input: CampaignInput, options: ReaderOptions = .init(), message: (InboxMessage) -> Void
+    ) throws(InputError) -> Streamed {
+        try withoutActuallyEscaping(message) { (message) throws(InputError) -> Streamed in
+            var reader = Reader(source: input.name, options: options)
+            reader.sink = message
+            switch input.storage {
+            case .bytes(let bytes):
+                let batch = try read(bytes: bytes, with: &reader)
+                return Streamed(batch: batch, messages: reader.messageCount)
+            case .file(let file):
+                guard file.size <= options.maxInputBytes else {
+                    throw InputError(source: input.name, kind: .tooLarge(limit: options.maxInputBytes))
+                }
+                let bytes: [UInt8]
+                do throws(CampaignFile.ReadError) {
+                    if try NDJSONFile.stream(file, options: options, into: &reader) {
+                        return Streamed(batch: reader.finish(), messages: reader.messageCount)
+                    }
+                    bytes = try file.readAll()
+                } catch {
+                    throw InputError(source: input.name, kind: .unreadable(reason: "cannot read: \(error)"))
+                }
+                return Streamed(batch: try read(bytes: bytes, with: &reader), messages: reader.messageCount)
+            }
+        }
+    }
+
+    private static func read(bytes: [UInt8], with reader: inout Reader) throws(InputError) -> ReadBatch {
+        let source = reader.source
+        let options = reader.options
         guard bytes.count <= options.maxInputBytes else {
             throw InputError(source: source, kind: .tooLarge(limit: options.maxInputBytes))
         }
         guard bytes.contains(where: { !isWhitespace($0) }) else { throw InputError(source: source, kind: .empty) }
         let parseOptions = JSONParseOptions(maxDepth: options.maxDepth)
-        var reader = Reader(source: source, options: options)
-        reader.observer = observer
         reader.batch.sources.append(source)
         let document: (value: JSONValue, warnings: [JSONWarning])
         do {
@@ -171,7 +226,7 @@ public enum CampaignReader {
 }
 
 /// The state of one read: the batch being filled and the input's name.
-private struct Reader {
+struct Reader {
     let source: String
     let options: ReaderOptions
     var batch = ReadBatch()
@@ -179,6 +234,10 @@ private struct Reader {
     var suppressed = 0
     /// Told about the messages as they are read (see ``CampaignReader/read(bytes:source:options:observer:)``).
     var observer: ((ArraySlice<InboxMessage>) -> Void)?
+    /// Handed each message instead of ``batch`` keeping it (``CampaignReader/stream(_:options:message:)``).
+    var sink: ((InboxMessage) -> Void)?
+    /// Messages read, kept or handed to ``sink``.
+    var messageCount = 0
     /// How many messages the observer has been handed.
     var observed = 0
 
@@ -199,7 +258,7 @@ private struct Reader {
                         "\(suppressed) more findings not shown (at most \(FindingBudget.perInput) an input)",
                         path: nil)))
         }
-        if batch.messages.isEmpty {
+        if messageCount == 0 {
             inputFinding(.error, CardFindingCode.noMessages, "\(source) holds no message", path: nil)
         }
         return batch
@@ -235,65 +294,59 @@ private struct Reader {
         }
     }
 
-    /// NDJSON: every non-blank line on its own. Throws when no line at all is readable.
-    mutating func readLines(_ bytes: [UInt8], parseOptions: JSONParseOptions) throws(InputError) {
+    /// What reading NDJSON lines has counted so far (``readLine(_:number:offset:state:parser:)``).
+    struct LineState {
+        /// Non-blank lines so far: the next one's record number.
         var record = 0
+        /// Lines that parsed.
         var readable = 0
         var firstError: JSONParseError?
+    }
+
+    /// NDJSON: every non-blank line on its own. Throws when no line at all is readable.
+    mutating func readLines(_ bytes: [UInt8], parseOptions: JSONParseOptions) throws(InputError) {
+        var state = LineState()
         var lineNumber = 0
         var start = 0
         var parser = JSONDocumentParser(options: parseOptions)
         // Room for a message a line up front: growing an array of 100,000 messages doubles it 17 times.
         let newlines = bytes.withUnsafeBufferPointer { ByteScan.count(of: 0x0A, in: $0) }
-        batch.messages.reserveCapacity(batch.messages.count + newlines + 1)
+        if sink == nil { batch.messages.reserveCapacity(batch.messages.count + newlines + 1) }
         while start <= bytes.count {
             lineNumber += 1
-            let (end, blank) = Self.line(in: bytes, from: start)
-            defer { start = end + 1 }
-            guard !blank else { continue }
-            let path = JSONPath.index("", record)
-            record += 1
-            do {
-                let (value, warnings) = try Self.parse(bytes, start..<end, with: &parser)
-                readable += 1
-                note(warnings, lineOffset: lineNumber - 1)
-                recogniseElement(value, path: path)
-            } catch {
-                let shifted = JSONParseError(
-                    kind: error.kind, line: lineNumber, column: error.column, offset: start + error.offset)
-                if firstError == nil { firstError = shifted }
-                inputFinding(.error, CardFindingCode.invalidJSON, "NDJSON \(shifted.description)", path: path)
+            let end = bytes.withUnsafeBufferPointer { ByteScan.firstIndex(of: 0x0A, in: $0, from: start) }
+            bytes.withUnsafeBytes { raw in
+                readLine(
+                    UnsafeRawBufferPointer(rebasing: raw[start..<end]), number: lineNumber, offset: start,
+                    state: &state, parser: &parser)
             }
+            start = end + 1
         }
-        if readable == 0, let firstError {
+        if state.readable == 0, let firstError = state.firstError {
             throw InputError(source: source, kind: .invalidJSON(firstError))
         }
     }
 
-    /// Where the line starting at `start` ends (its newline, or the end of the input), and whether it is blank.
-    static func line(in bytes: [UInt8], from start: Int) -> (end: Int, blank: Bool) {
-        bytes.withUnsafeBufferPointer { buffer in
-            let end = ByteScan.firstIndex(of: 0x0A, in: buffer, from: start)
-            var blank = true
-            for index in start..<end where !CampaignReader.isWhitespace(buffer[index]) {
-                blank = false
-                break
-            }
-            return (end, blank)
+    /// One NDJSON line (without its newline), line `number` of the input, starting `offset` bytes into it: a blank
+    /// line is skipped, a broken one is an `input.invalidJSON` finding.
+    mutating func readLine(
+        _ line: UnsafeRawBufferPointer, number: Int, offset: Int, state: inout LineState,
+        parser: inout JSONDocumentParser
+    ) {
+        guard line.contains(where: { !CampaignReader.isWhitespace($0) }) else { return }
+        let path = JSONPath.index("", state.record)
+        state.record += 1
+        do {
+            let (value, warnings) = try parser.parseDocument(line)
+            state.readable += 1
+            note(warnings, lineOffset: number - 1)
+            recogniseElement(value, path: path)
+        } catch {
+            let shifted = JSONParseError(
+                kind: error.kind, line: number, column: error.column, offset: offset + error.offset)
+            if state.firstError == nil { state.firstError = shifted }
+            inputFinding(.error, CardFindingCode.invalidJSON, "NDJSON \(shifted.description)", path: path)
         }
-    }
-
-    /// Parses one line in place (no copy of the line), with the parser that reads every line.
-    static func parse(
-        _ bytes: [UInt8], _ range: Range<Int>, with parser: inout JSONDocumentParser
-    ) throws(JSONParseError) -> (value: JSONValue, warnings: [JSONWarning]) {
-        let result: Result<(value: JSONValue, warnings: [JSONWarning]), JSONParseError> = bytes.withUnsafeBytes {
-            raw in
-            Result { () throws(JSONParseError) in
-                try parser.parseDocument(UnsafeRawBufferPointer(rebasing: raw[range]))
-            }
-        }
-        return try result.get()
     }
 
     mutating func recogniseElement(_ value: JSONValue, path: String) {
@@ -368,7 +421,7 @@ private struct Reader {
             }
             return
         }
-        batch.messages.reserveCapacity(batch.messages.count + notifications.count)
+        if sink == nil { batch.messages.reserveCapacity(batch.messages.count + notifications.count) }
         for (index, element) in notifications.enumerated() {
             let elementPath = JSONPath.index(path, index)
             guard case .object(let object) = element else {
@@ -397,6 +450,11 @@ private struct Reader {
 
     /// Adds a message, handing the observer the next ``CampaignReader/observedBatch`` when they are complete.
     mutating func append(_ message: InboxMessage) {
+        messageCount += 1
+        if let sink {
+            sink(message)
+            return
+        }
         batch.messages.append(message)
         if let observer, batch.messages.count - observed >= CampaignReader.observedBatch {
             observer(batch.messages[observed...])

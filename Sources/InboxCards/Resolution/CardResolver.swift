@@ -55,39 +55,53 @@ public struct CardResolver: Sendable {
     public func run(_ batch: ReadBatch) -> ResolveRun {
         var cards: [ResolvedCard] = []
         cards.reserveCapacity(batch.messages.count * options.profiles.count)
-        var inputFindings = batch.findings
-        if let forced = options.forceKind, options.platforms.contains(.android) {
-            inputFindings.append(
-                SourcedFinding(
-                    source: "--force-kind",
-                    finding: .info(
-                        CardFindingCode.forceKindUnavailable,
-                        "forceCellKind (\(forced)) is an InboxKit (iOS) setting: the Android SDK has no equivalent, "
-                            + "Android cards are resolved without it", path: nil)))
-        }
+        var inputFindings = batch.findings + runFindings
         let at = moment
         var order = FeedOrder()
         // Through the buffer: `for message in batch.messages` copies every message (a dozen retains) first.
         batch.messages.withUnsafeBufferPointer { messages in
-            for index in messages.indices where messages[index].reachesInbox {
+            for index in messages.indices {
                 let before = cards.count
-                let targeted = resolve(messages[index], at: at, into: &cards, findings: &inputFindings)
-                order.add(messages[index], cards: cards, range: before..<cards.count, at: at)
-                if !targeted {
-                    let wanted = options.platforms.map(\.rawValue).joined(separator: ", ")
-                    inputFindings.append(
-                        SourcedFinding(
-                            source: messages[index].id,
-                            finding: .info(
-                                CardFindingCode.platformNotTargeted,
-                                "platforms targets none of the resolved platforms (\(wanted)): no card",
-                                path: JSONPath.key(messages[index].path, "platforms"))))
-                }
+                resolve(messages[index], at: at, into: &cards, inputFindings: &inputFindings)
+                order.add(messages[index], cards: cards[before...], at: at)
             }
         }
         order.assignPositions(to: &cards)
         return ResolveRun(
             options: options, messagesRead: batch.messages.count, inputFindings: inputFindings, cards: cards)
+    }
+
+    /// The findings about the options themselves, which a run lists before its messages' (`--force-kind` with
+    /// Android cards).
+    var runFindings: [SourcedFinding] {
+        guard let forced = options.forceKind, options.platforms.contains(.android) else { return [] }
+        return [
+            SourcedFinding(
+                source: "--force-kind",
+                finding: .info(
+                    CardFindingCode.forceKindUnavailable,
+                    "forceCellKind (\(forced)) is an InboxKit (iOS) setting: the Android SDK has no equivalent, "
+                        + "Android cards are resolved without it", path: nil))
+        ]
+    }
+
+    /// Appends the cards of `message` (none for a plain push, an untargeted platform or a message the inbox
+    /// hides), without their feed positions, and the findings about it that belong to no card: the visibility
+    /// findings of a platform whose inbox hides it, `input.platformNotTargeted`.
+    func resolve(
+        _ message: InboxMessage, at: Int64, into cards: inout [ResolvedCard], inputFindings: inout [SourcedFinding]
+    ) {
+        guard message.reachesInbox else { return }
+        if !resolve(message, at: at, into: &cards, findings: &inputFindings) {
+            let wanted = options.platforms.map(\.rawValue).joined(separator: ", ")
+            inputFindings.append(
+                SourcedFinding(
+                    source: message.id,
+                    finding: .info(
+                        CardFindingCode.platformNotTargeted,
+                        "platforms targets none of the resolved platforms (\(wanted)): no card",
+                        path: JSONPath.key(message.path, "platforms"))))
+        }
     }
 
     /// Appends the message's cards; a platform whose inbox does not show the message gets none, and its reason

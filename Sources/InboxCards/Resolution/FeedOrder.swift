@@ -11,26 +11,50 @@ import StrictJSON
 /// per-language with its one card, a per-language one with the card of that language, else of its `en` text (else
 /// its first language: what a device of another language shows). A card's position is the one in its language's
 /// feed; a language-less card's in the feed of a device whose language no message has.
+///
+/// Only the sort keys are kept, not the cards (a resolve of millions of cards can stream them): per message its
+/// send date, order, code and flags; per card its message, title, language and feed, in arrays of a few bytes a card
+/// (``add(_:cards:at:)``). ``positions()`` sorts each feed and returns ``FeedPositions``, which a card is given by
+/// its index in the run.
 struct FeedOrder {
-    private struct Entry {
-        var card: Int
-        var message: Int
-        var pinned: Bool
-        var read: Bool
+    private struct MessageKey {
         var sendDate: Double
         var order: Int64
         var code: String
-        var title: String?
+        var read: Bool
         var push: Bool
     }
 
-    private var entries: [Entry] = []
-    private var messages = 0
+    private struct FeedKey: Hashable {
+        var platform: Platform
+        var profile: String?
+    }
 
-    /// Records the cards `range` of `message` (the next message in read order).
-    mutating func add(_ message: InboxMessage, cards: [ResolvedCard], range: Range<Int>, at: Int64) {
-        defer { messages += 1 }
-        guard !range.isEmpty else { return }
+    /// Per message with cards, in read order.
+    private var messages: [MessageKey] = []
+    /// Per message, the index of its first card (and one past the last card at the end): what
+    /// ``FeedPositions`` finds a card's message with.
+    private var firstCards: [Int32] = []
+    /// Per card (struct of arrays: 13 bytes a card): its message, its title in ``titles`` (-1: none), its language
+    /// in ``languageNames`` (-1: none), its feed in ``feedKeys`` (with ``pinnedBit``).
+    private var cardMessage: [Int32] = []
+    private var cardTitle: [Int32] = []
+    private var cardLanguage: [Int32] = []
+    private var cardFeed: [UInt8] = []
+    private static let pinnedBit: UInt8 = 0x80
+    /// The distinct titles of each message's cards (a message's cards mostly share one).
+    private var titles: [String] = []
+    private var languageIDs: [String: Int32] = [:]
+    private var languageNames: [String] = []
+    private var feedIDs: [FeedKey: UInt8] = [:]
+    private var feedKeys: [FeedKey] = []
+
+    /// The cards recorded so far.
+    var cardCount: Int { cardMessage.count }
+
+    /// Records `cards`, the cards of `message` (the next message in read order), as the next cards of the run.
+    mutating func add(_ message: InboxMessage, cards: ArraySlice<ResolvedCard>, at: Int64) {
+        guard !cards.isEmpty else { return }
         let delivery = message.delivery
         var sendDate = Double(at)
         if let send = delivery.sendDate {
@@ -43,86 +67,126 @@ struct FeedOrder {
         let order = delivery.order.flatMap { Visibility.orgJSONInt($0.value) } ?? 0
         // READ 2 and OPEN 3 are read; CREATED/DELIVERED (and createMessage, push) are unread.
         let read = delivery.status.flatMap { Visibility.number($0.value) }.map { $0 == 2 || $0 == 3 } ?? false
-        for index in range {
-            entries.append(
-                Entry(
-                    card: index, message: messages, pinned: cards[index].pinned, read: read, sendDate: sendDate,
-                    order: order, code: message.code ?? "", title: cards[index].title,
-                    push: delivery.source == .push))
+        let messageIndex = Int32(messages.count)
+        messages.append(
+            MessageKey(
+                sendDate: sendDate, order: order, code: message.code ?? "", read: read, push: delivery.source == .push))
+        firstCards.append(Int32(cardMessage.count))
+        let messageTitles = titles.count
+        for card in cards {
+            cardMessage.append(messageIndex)
+            var title: Int32 = -1
+            if let text = card.title {
+                if let known = titles[messageTitles...].firstIndex(of: text) {
+                    title = Int32(known)
+                } else {
+                    title = Int32(titles.count)
+                    titles.append(text)
+                }
+            }
+            cardTitle.append(title)
+            var language: Int32 = -1
+            if let name = card.language {
+                if let known = languageIDs[name] {
+                    language = known
+                } else {
+                    language = Int32(languageNames.count)
+                    languageIDs[name] = language
+                    languageNames.append(name)
+                }
+            }
+            cardLanguage.append(language)
+            let key = FeedKey(platform: card.platform, profile: card.profileName)
+            let feed: UInt8
+            if let known = feedIDs[key] {
+                feed = known
+            } else {
+                feed = UInt8(feedKeys.count)  // a platform × profile: a dozen at most, far below the pinned bit
+                feedIDs[key] = feed
+                feedKeys.append(key)
+            }
+            cardFeed.append(feed | (card.pinned ? Self.pinnedBit : 0))
         }
     }
 
     /// Sets ``ResolvedCard/feedPosition`` (and ``ResolvedCard/otherFeedPositions``, ``ResolvedCard/sentAt``,
-    /// ``ResolvedCard/unread``) of every recorded card.
+    /// ``ResolvedCard/unread``) of every recorded card, `cards` being the recorded cards in order.
     func assignPositions(to cards: inout [ResolvedCard]) {
-        for entry in entries {
-            // Any number may be written as a send date: only a representable one becomes a date (never a trap).
-            let seconds = entry.sendDate.rounded(.down)
-            cards[entry.card].sentAt = seconds.isFinite && abs(seconds) < 1e15 ? Int64(seconds) : nil
-            cards[entry.card].unread = !entry.read
-        }
-        struct FeedKey: Hashable {
-            var platform: Platform
-            var profile: String?
-        }
-        var feeds: [FeedKey: [Int]] = [:]
-        for (position, entry) in entries.enumerated() {
-            let card = cards[entry.card]
-            feeds[FeedKey(platform: card.platform, profile: card.profileName), default: []].append(position)
-        }
-        for (key, members) in feeds {
-            let ios = key.platform == .ios
-            // Language-less cards, and per message the card of each language it has.
-            var plain: [Int] = []
-            var byMessage: [Int: [String: Int]] = [:]
-            // Per message in feed order, its first card (the fallback when it has no `en` card).
-            var messageOrder: [(message: Int, first: Int)] = []
-            var languages: [String] = []
-            var seen = Set<String>()
-            for member in members {
-                let entry = entries[member]
-                guard let language = cards[entry.card].language else {
-                    plain.append(member)
-                    continue
-                }
-                if byMessage[entry.message] == nil { messageOrder.append((entry.message, member)) }
-                byMessage[entry.message, default: [:]][language] = member
-                if seen.insert(language).inserted { languages.append(language) }
+        let positions = positions()
+        for index in cards.indices { positions.apply(to: &cards[index], index: index) }
+    }
+
+    /// Every recorded card's place in its feeds.
+    func positions() -> FeedPositions {
+        var result = FeedPositions(
+            position: [Int32](repeating: -1, count: cardMessage.count), firstCards: firstCards + [Int32(cardCount)],
+            sentAt: messages.map { key in
+                // Any number may be written as a send date: only a representable one becomes a date (never a trap).
+                let seconds = key.sendDate.rounded(.down)
+                return seconds.isFinite && abs(seconds) < 1e15 ? Int64(seconds) : FeedPositions.noDate
+            },
+            read: messages.map(\.read), languageNames: languageNames)
+        for feed in feedKeys.indices { place(feed: UInt8(feed), ios: feedKeys[feed].platform == .ios, in: &result) }
+        return result
+    }
+
+    /// Sorts the feeds of one platform and profile (one per device language) and records each card's places.
+    private func place(feed: UInt8, ios: Bool, in result: inout FeedPositions) {
+        // Language-less cards, and per message the card of each language it has.
+        var plain: [Int32] = []
+        var byMessage: [Int32: [Int32: Int32]] = [:]
+        // Per message in feed order, its first card (the fallback when it has no `en` card).
+        var messageOrder: [(message: Int32, first: Int32)] = []
+        var languages: [Int32] = []
+        var seen = Set<Int32>()
+        for card in cardFeed.indices where cardFeed[card] & ~Self.pinnedBit == feed {
+            let language = cardLanguage[card]
+            guard language >= 0 else {
+                plain.append(Int32(card))
+                continue
             }
-            // A device whose language a message lacks shows its `en` text (else the first language's).
-            func card(of message: (message: Int, first: Int), in language: String?) -> (member: Int, own: Bool) {
-                let cardsOfMessage = byMessage[message.message]!
-                if let language, let member = cardsOfMessage[language] { return (member, true) }
-                return (cardsOfMessage[MessageText.fallbackLanguage] ?? message.first, false)
+            let message = cardMessage[card]
+            if byMessage[message] == nil { messageOrder.append((message, Int32(card))) }
+            byMessage[message, default: [:]][language] = Int32(card)
+            if seen.insert(language).inserted { languages.append(language) }
+        }
+        let fallback = languageIDs[MessageText.fallbackLanguage]
+        // A device whose language a message lacks shows its `en` text (else the first language's).
+        func card(of message: (message: Int32, first: Int32), in language: Int32?) -> (card: Int32, own: Bool) {
+            let cardsOfMessage = byMessage[message.message]!
+            if let language, let card = cardsOfMessage[language] { return (card, true) }
+            return (fallback.flatMap { cardsOfMessage[$0] } ?? message.first, false)
+        }
+        for language in [Int32?.none] + languages.map(Optional.some) {
+            var members = plain
+            var own = Set<Int32>()
+            members.reserveCapacity(plain.count + messageOrder.count)
+            for message in messageOrder {
+                let (card, isOwn) = card(of: message, in: language)
+                members.append(card)
+                if isOwn { own.insert(card) }
             }
-            for language in [String?.none] + languages.map(Optional.some) {
-                var feed = plain
-                var own = Set<Int>()
-                for message in messageOrder {
-                    let (member, isOwn) = card(of: message, in: language)
-                    feed.append(member)
-                    if isOwn { own.insert(member) }
-                }
-                for (position, member) in sorted(feed, ios: ios).enumerated() {
-                    // Each card takes its position from its own language's feed; language-less cards from the
-                    // feed of a device whose language no message has.
-                    if language == nil ? cards[entries[member].card].language == nil : own.contains(member) {
-                        cards[entries[member].card].feedPosition = position
-                    } else if let language {
-                        cards[entries[member].card].otherFeedPositions.append(
-                            FeedPlace(language: language, position: position))
-                    }
+            for (position, card) in sorted(members, ios: ios).enumerated() {
+                // Each card takes its position from its own language's feed; language-less cards from the
+                // feed of a device whose language no message has.
+                if language == nil ? cardLanguage[Int(card)] < 0 : own.contains(card) {
+                    result.position[Int(card)] = Int32(position)
+                } else if let language {
+                    result.others[card, default: []].append((language, Int32(position)))
                 }
             }
         }
     }
 
-    private func sorted(_ members: [Int], ios: Bool) -> [Int] {
+    /// `members` (card indices) in feed order; equal keys keep the run's card order.
+    private func sorted(_ members: [Int32], ios: Bool) -> [Int32] {
         members.sorted { a, b in
-            let l = entries[a]
-            let r = entries[b]
+            let l = messages[Int(cardMessage[Int(a)])]
+            let r = messages[Int(cardMessage[Int(b)])]
             if ios {
-                if l.pinned != r.pinned { return l.pinned }
+                let lPinned = cardFeed[Int(a)] & Self.pinnedBit != 0
+                let rPinned = cardFeed[Int(b)] & Self.pinnedBit != 0
+                if lPinned != rPinned { return lPinned }
                 if l.read != r.read { return !l.read }
                 if l.sendDate != r.sendDate { return l.sendDate > r.sendDate }
                 if l.order != r.order { return l.order > r.order }
@@ -131,15 +195,72 @@ struct FeedOrder {
                 if l.push != r.push { return l.push }
                 if l.sendDate != r.sendDate { return l.sendDate > r.sendDate }
                 if l.order != r.order { return l.order > r.order }
-                switch (l.title, r.title) {
-                case (nil, .some): return true
-                case (.some, nil): return false
-                case (let lt?, let rt?) where lt != rt: return lt > rt
+                let lTitle = cardTitle[Int(a)]
+                let rTitle = cardTitle[Int(b)]
+                switch (lTitle >= 0, rTitle >= 0) {
+                case (false, true): return true
+                case (true, false): return false
+                case (true, true) where titles[Int(lTitle)] != titles[Int(rTitle)]:
+                    return titles[Int(lTitle)] > titles[Int(rTitle)]
                 default: break
                 }
                 if l.code != r.code { return l.code > r.code }
             }
             return a < b
         }
+    }
+}
+
+/// Where each card of a run sits in its feeds (``FeedOrder/positions()``), by the card's index in the run: what a
+/// stream of the run's cards, resolved again one at a time, is given back (``apply(to:index:)``). About 8 bytes a
+/// card and 13 a message.
+public struct FeedPositions: Sendable {
+    /// ``sentAt`` of a message whose send date is no representable date.
+    static let noDate = Int64.min
+    /// Per card: its position in its own language's feed; -1: none.
+    var position: [Int32]
+    /// Per message, the index of its first card, then the number of cards.
+    var firstCards: [Int32]
+    /// Per message: its send date (``noDate``: none) and whether it was read.
+    var sentAt: [Int64]
+    var read: [Bool]
+    var languageNames: [String]
+    /// Per card of a per-language message: its positions in the feeds of the message's other languages.
+    var others: [Int32: [(language: Int32, position: Int32)]] = [:]
+
+    /// No card.
+    public init() {
+        self.init(position: [], firstCards: [0], sentAt: [], read: [], languageNames: [])
+    }
+
+    init(position: [Int32], firstCards: [Int32], sentAt: [Int64], read: [Bool], languageNames: [String]) {
+        self.position = position
+        self.firstCards = firstCards
+        self.sentAt = sentAt
+        self.read = read
+        self.languageNames = languageNames
+    }
+
+    /// The cards placed.
+    public var cardCount: Int { position.count }
+
+    /// Sets the feed fields of `card`, the run's card `index`.
+    public func apply(to card: inout ResolvedCard, index: Int) {
+        guard index >= 0, index < position.count else { return }
+        // The message whose cards hold `index`: the last first card at or before it.
+        var low = 0
+        var high = firstCards.count - 1
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if Int(firstCards[middle]) <= index { low = middle } else { high = middle }
+        }
+        card.sentAt = sentAt[low] == Self.noDate ? nil : sentAt[low]
+        card.unread = !read[low]
+        card.feedPosition = position[index] < 0 ? nil : Int(position[index])
+        card.otherFeedPositions =
+            others[Int32(index)]?.map {
+                FeedPlace(language: languageNames[Int($0.language)], position: Int($0.position))
+            }
+            ?? []
     }
 }

@@ -30,6 +30,12 @@ struct AssetUseKey: Hashable {
     }
 }
 
+/// A distinct use of an asset by a check's cards, with the platform of the first card that uses it so.
+struct AssetUse: Sendable {
+    var key: AssetUseKey
+    var platform: Platform
+}
+
 /// The JSON report's `assets` table (schemaVersion 2): every asset URL once, keyed by its redacted URL, with its
 /// fetch and inspection facts and each way cards use it (`uses`: platform, role, needed, status, failure and the
 /// findings, without verdicts). A card's `assets` entries refer to it by `url` and `use` and carry only their
@@ -63,20 +69,21 @@ struct AssetTable {
         }
     }
 
-    /// The table of `cards` before any is checked: each use from `judged`, with the config's severity overrides
-    /// applied as the ``Verdict`` will apply them to each card's copy.
-    init(_ cards: [ResolvedCard], judged: [AssetUseKey: AssetCheck], rules: FindingRules) {
+    /// The table of a check's cards before any is checked: `uses` are their distinct uses in the order the cards
+    /// first use them (``PreparedCheck``), each judged in `judged`, with the config's severity overrides applied as
+    /// the ``Verdict`` will apply them to each card's copy.
+    init(uses: [AssetUse], judged: [AssetUseKey: AssetCheck], rules: FindingRules) {
         self.rules = rules
-        for card in cards {
-            for reference in card.assets {
-                let key = AssetUseKey(url: reference.fetchURL, role: reference.role, on: card)
-                if useIndex[key] == nil, let asset = judged[key] { add(asset, of: card) }
-            }
+        for use in uses {
+            if let asset = judged[use.key] { add(asset, key: use.key, platform: use.platform) }
         }
     }
 
     private mutating func add(_ asset: AssetCheck, of card: ResolvedCard) {
-        let key = AssetUseKey(url: asset.url, role: asset.role, on: card)
+        add(asset, key: AssetUseKey(url: asset.url, role: asset.role, on: card), platform: card.platform)
+    }
+
+    private mutating func add(_ asset: AssetCheck, key: AssetUseKey, platform: Platform) {
         guard useIndex[key] == nil else { return }
         let entry: Int
         if let known = entryIndex[asset.url] {
@@ -100,7 +107,7 @@ struct AssetTable {
         if !rules.severity.isEmpty {
             for index in shared.findings.indices { rules.overrideSeverity(of: &shared.findings[index]) }
         }
-        entries[entry].uses.append((card.platform, shared))
+        entries[entry].uses.append((platform, shared))
     }
 
     /// The table key and use index of `asset` on `card` (both were added when the table was built).

@@ -118,9 +118,41 @@ public struct CheckPipeline: Sendable {
     public func prepare(
         _ inputs: [(name: String, bytes: [UInt8])], progress: (@Sendable (ProgressSnapshot) -> Void)? = nil
     ) async -> PreparedCheck {
-        let resolved = ResolveJob(options: options.resolve, readerOptions: options.reader).run(
-            inputs, readingAheadWith: retriever, shard: options.shard)
-        let plan = AssetPlan.make(resolved.run.cards).sharded(options.shard)
+        await prepare(inputs.map { CampaignInput(name: $0.name, bytes: $0.bytes) }, progress: progress)
+    }
+
+    /// ``prepare(_:progress:)`` of inputs that may be files left on disk: the cards are never all held. A first
+    /// read resolves every message and keeps only the plan, the cards' distinct asset uses and their feed order;
+    /// each report walk resolves the cards again (``ResolvedCards``).
+    public func prepare(
+        _ inputs: [CampaignInput], progress: (@Sendable (ProgressSnapshot) -> Void)? = nil
+    ) async -> PreparedCheck {
+        var planned = AssetPlan.Builder()
+        var uses: [AssetUse] = []
+        var seen: Set<AssetUseKey> = []
+        // While the inputs are read, the remote's records of the messages' images are read ahead (most cards show
+        // their message's image; the rest of the plan is read when it is known), so those reads overlap resolving.
+        var ahead: [String] = []
+        let shard = options.shard
+        let resolved = CardResolver(options: options.resolve).stream(
+            inputs, readerOptions: options.reader,
+            observer: { message in
+                guard message.reachesInbox, let url = message.imageURL, shard.contains(url) else { return }
+                ahead.append(url)
+                if ahead.count >= CampaignReader.observedBatch {
+                    retriever.readAhead(ahead)
+                    ahead.removeAll(keepingCapacity: true)
+                }
+            },
+            card: { card in
+                planned.add(card)
+                for reference in card.assets {
+                    let key = AssetUseKey(url: reference.fetchURL, role: reference.role, on: card)
+                    if seen.insert(key).inserted { uses.append(AssetUse(key: key, platform: card.platform)) }
+                }
+            })
+        if !ahead.isEmpty { retriever.readAhead(ahead) }
+        let plan = planned.plan.sharded(options.shard)
 
         let downloads = plan.items.filter { $0.mode == .download && !$0.otherShard }
         let fetched = await retriever.retrieveAll(plan.downloadRequests(retriever.limits), progress: progress)
@@ -141,13 +173,8 @@ public struct CheckPipeline: Sendable {
         // Every use judged once, however many cards share it: 100,000 cards on 1,000 images hold 1,000 sets of
         // findings, not 100,000.
         var judged: [AssetUseKey: AssetCheck] = [:]
-        for card in resolved.run.cards {
-            for reference in card.assets {
-                let key = AssetUseKey(url: reference.fetchURL, role: reference.role, on: card)
-                if judged[key] == nil {
-                    judged[key] = judge(key, retrieved: retrieved[key.url], inspection: inspections[key.url])
-                }
-            }
+        for use in uses {
+            judged[use.key] = judge(use.key, retrieved: retrieved[use.key.url], inspection: inspections[use.key.url])
         }
         var passes: [PassCheck] = []
         for item in downloads where item.roles.contains(.walletPass) {
@@ -156,7 +183,7 @@ public struct CheckPipeline: Sendable {
             }
         }
 
-        var inputFindings = resolved.run.inputFindings
+        var inputFindings = resolved.inputFindings
         if let finding = retriever.storeFinding, let store = retriever.store {
             // One warning for the run, not a finding per asset: no card is broken because of the store.
             inputFindings.append(SourcedFinding(source: store.directory, finding: finding))
@@ -174,7 +201,7 @@ public struct CheckPipeline: Sendable {
                             + "are complete only in an un-sharded check)")))
         }
         var summary = CheckSummary()
-        summary.messages = resolved.run.messagesRead
+        summary.messages = resolved.messagesRead
         summary.assets = plan.items.filter { $0.mode != .skip }.count
         summary.bytesFetched =
             fetched.reduce(0) { $0 + $1.bytesFetched }
@@ -182,7 +209,8 @@ public struct CheckPipeline: Sendable {
         // Every planned URL is some card's asset, and a failed fetch, probe or inspection marks it failed there.
         summary.assetsFailed = Set(judged.values.filter { $0.status == .failed }.map(\.url)).count
         return PreparedCheck(
-            options: options.resolve, cards: resolved.run.cards, judged: judged, retrieved: retrieved,
+            options: options.resolve, cards: ResolvedCards(resolved.cards), uses: uses, judged: judged,
+            retrieved: retrieved,
             inputFindings: inputFindings, passes: passes, unusableInputs: resolved.unusableInputs,
             summary: summary, bodyLimit: options.maxInspectBytes)
     }

@@ -8,8 +8,8 @@ public import StrictJSON
 /// ``CheckReport``; ``CheckReportStream`` writes each as it is checked and holds none.
 public struct PreparedCheck: Sendable {
     public var options: ResolveOptions
-    /// The resolved cards, in report order.
-    public let cards: [ResolvedCard]
+    /// The resolved cards, in report order: resolved again from the inputs on each walk, never all held.
+    public let cards: ResolvedCards
     /// Findings about inputs and messages that produce no card; a caller may add its own before a report.
     public var inputFindings: [SourcedFinding]
     public let passes: [PassCheck]
@@ -18,17 +18,20 @@ public struct PreparedCheck: Sendable {
     /// The summary's counts known before any card is checked: messages, assets, failed assets, bytes fetched.
     public let summary: CheckSummary
     let judged: [AssetUseKey: AssetCheck]
+    /// The cards' distinct asset uses, in the order they first use them.
+    let uses: [AssetUse]
     let retrieved: [String: RetrievedAsset]
     let bodyLimit: Int
     let rootCauses: RootCauseIndex
 
     init(
-        options: ResolveOptions, cards: [ResolvedCard], judged: [AssetUseKey: AssetCheck],
+        options: ResolveOptions, cards: ResolvedCards, uses: [AssetUse], judged: [AssetUseKey: AssetCheck],
         retrieved: [String: RetrievedAsset], inputFindings: [SourcedFinding], passes: [PassCheck],
         unusableInputs: [InputError], summary: CheckSummary, bodyLimit: Int
     ) {
         self.options = options
         self.cards = cards
+        self.uses = uses
         self.judged = judged
         self.retrieved = retrieved
         self.inputFindings = inputFindings
@@ -36,10 +39,15 @@ public struct PreparedCheck: Sendable {
         self.unusableInputs = unusableInputs
         self.summary = summary
         self.bodyLimit = bodyLimit
+        // The causes from the distinct uses; the cards are walked (resolved again) only to count those a cause
+        // breaks, when there is one.
         rootCauses = RootCauseIndex(
-            RootCause.find { visit in
-                for card in cards { visit(card.assets.map { Self.use($0, on: card, in: judged) }) }
-            })
+            RootCause.find(
+                uses: { visit in visit(uses.compactMap { judged[$0.key] }) },
+                cards: { visit in
+                    cards.forEach { card in visit(card.assets.map { Self.use($0, on: card, in: judged) }) }
+                }
+            ))
     }
 
     /// The judged use of `reference` on `card` (every use was judged when the check was prepared).
@@ -79,7 +87,7 @@ public struct PreparedCheck: Sendable {
     public func report() -> CheckReport {
         var checks: [CardCheck] = []
         checks.reserveCapacity(cards.count)
-        for card in cards { checks.append(check(card)) }
+        cards.forEach { checks.append(check($0)) }
         var report = CheckReport(
             options: options, summary: summary, inputFindings: inputFindings, cards: checks, passes: passes)
         report.summary.cards = checks.count
@@ -165,11 +173,11 @@ public enum CheckReportStream {
         to writer: inout JSONWriter
     ) -> Result {
         var walk = CheckWalk(prepared, verdict: verdict, keepingBaselineEntries: keepingBaselineEntries)
-        let table = AssetTable(prepared.cards, judged: prepared.judged, rules: verdict.rules)
+        let table = AssetTable(uses: prepared.uses, judged: prepared.judged, rules: verdict.rules)
         let document = CheckReportDocument(
             table: table, passes: walk.passes, rootCauses: prepared.rootCauses, lines: lines)
         document.writeHead(to: &writer)
-        for card in prepared.cards { document.write(walk.next(card), to: &writer) }
+        prepared.cards.forEach { document.write(walk.next($0), to: &writer) }
         let result = walk.result
         document.writeTail(
             to: &writer, inputFindings: walk.inputFindings, summary: result.summary,

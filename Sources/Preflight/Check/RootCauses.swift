@@ -54,13 +54,22 @@ public struct RootCause: Sendable, Hashable {
     /// ``find(in:)`` over cards given one at a time: `cards` calls its argument with each card's assets, in card
     /// order (twice: once to find the causes, once to count the cards under them).
     static func find(cards: (_ visit: ([AssetCheck]) -> Void) -> Void) -> [RootCause] {
+        find(uses: cards, cards: cards)
+    }
+
+    /// ``find(cards:)`` with the causes found from `uses` — any walk that meets each URL's first non-skipped use in
+    /// the cards' order (the distinct uses in first-use order do) — and the cards walked only to count them, and
+    /// only when there is a cause.
+    static func find(
+        uses: (_ visit: ([AssetCheck]) -> Void) -> Void, cards: (_ visit: ([AssetCheck]) -> Void) -> Void
+    ) -> [RootCause] {
         struct Host {
             var urls: [String: (failure: String?, status: Int?, detail: String?)] = [:]
             var order: [String] = []
         }
         var hosts: [String: Host] = [:]
         var hostOrder: [String] = []
-        cards { assets in
+        uses { assets in
             for asset in assets where asset.status != .skipped {
                 guard let host = Glob.host(of: asset.url) else { continue }
                 if hosts[host] == nil { hostOrder.append(host) }

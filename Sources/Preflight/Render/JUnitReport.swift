@@ -29,7 +29,10 @@ public enum JUnitReport {
         let layout = Layout(inputFindings: report.inputFindings, passes: report.passes) { visit in
             for card in report.cards { visit(card) }
         }
-        layout.write(card: { report.cards[$0] }, to: { out += $0 })
+        layout.write(
+            cards: { suite, visit in
+                for card in report.cards where layout.suite(of: card.card) == suite { visit(card) }
+            }, to: { out += $0 })
         return out
     }
 
@@ -43,11 +46,17 @@ public enum JUnitReport {
     ) -> CheckReportStream.Result {
         var counting = CheckWalk(prepared, verdict: verdict, keepingBaselineEntries: keepingBaselineEntries)
         let layout = Layout(inputFindings: counting.inputFindings, passes: counting.passes) { visit in
-            for card in prepared.cards { visit(counting.next(card)) }
+            prepared.cards.forEach { visit(counting.next($0)) }
         }
+        // A walk per suite that has cards (an input file's cards are one run of the report order, so one walk each).
         var writing = CheckWalk(prepared, verdict: verdict)
         var buffer = ""
-        layout.write(card: { writing.next(prepared.cards[$0]) }) { piece in
+        let cards: (Int, (CardCheck) -> Void) -> Void = { suite, visit in
+            prepared.cards.forEach { card in
+                if layout.suite(of: card) == suite { visit(writing.next(card)) }
+            }
+        }
+        layout.write(cards: cards) { piece in
             buffer += piece
             if buffer.utf8.count >= 1 << 16 {
                 sink(buffer)
@@ -59,17 +68,13 @@ public enum JUnitReport {
     }
 
     /// What the document's headers need, counted in one pass over the judged cards: the suites in order with
-    /// their counts, the input testcases (few), which card goes in which suite, and which card names two cards of
-    /// a suite share.
+    /// their counts, the input testcases (few), and which card names two cards of a suite share. A card's suite is
+    /// found again from its id when it is written (``suite(of:)``).
     private struct Layout {
         var suites: [Suite] = []
         var suiteIndex: [String: Int] = [:]
         /// Per suite, how many of its testcases are cards, failing cards and skipped cards.
         var cardCounts: [(tests: Int, failed: Int, skipped: Int)] = []
-        /// The card indices in suite order (a counting sort of each card's suite): suite `s` holds
-        /// `order[starts[s]..<starts[s + 1]]`.
-        var order: [Int32] = []
-        var starts: [Int] = []
         /// "suite\u{0}name" → how many cards have it.
         var names: [String: Int] = [:]
         var passes: [PassCheck]
@@ -91,10 +96,8 @@ public enum JUnitReport {
                     inputCases[sourced.source] = suites[index].cases.count - 1
                 }
             }
-            var suiteOfCard: [Int32] = []
             cards { check in
                 let index = suite(named: JUnitReport.inputFile(of: check.card.id))
-                suiteOfCard.append(Int32(index))
                 cardCounts[index].tests += 1
                 if check.failing {
                     cardCounts[index].failed += 1
@@ -106,16 +109,10 @@ public enum JUnitReport {
             names = names.filter { $0.value > 1 }
             if !passes.isEmpty { passesSuite = suite(named: "passes") }
             if suites.isEmpty { _ = suite(named: "inbox-assets check") }
-            starts = [Int](repeating: 0, count: suites.count + 1)
-            for index in suiteOfCard { starts[Int(index) + 1] += 1 }
-            for index in suites.indices { starts[index + 1] += starts[index] }
-            var next = starts
-            order = [Int32](repeating: 0, count: suiteOfCard.count)
-            for (card, index) in suiteOfCard.enumerated() {
-                order[next[Int(index)]] = Int32(card)
-                next[Int(index)] += 1
-            }
         }
+
+        /// The suite `card` is written in.
+        func suite(of card: ResolvedCard) -> Int? { suiteIndex[JUnitReport.inputFile(of: card.id)] }
 
         private mutating func suite(named name: String) -> Int {
             if let index = suiteIndex[name] { return index }
@@ -125,8 +122,9 @@ public enum JUnitReport {
             return suites.count - 1
         }
 
-        /// Writes the document: `card(i)` is the judged card `i` of the report order, asked for once each.
-        func write(card: (Int) -> CardCheck, to out: (String) -> Void) {
+        /// Writes the document: `cards(s, visit)` hands `visit` the judged cards of suite `s` in report order; it is
+        /// asked once for each suite that has cards.
+        func write(cards: (Int, (CardCheck) -> Void) -> Void, to out: (String) -> Void) {
             let passCases = passes.map(TestCase.init(pass:))
             var tests = passCases.count
             var failures = passCases.count { !$0.failures.isEmpty }
@@ -147,17 +145,20 @@ public enum JUnitReport {
                     skipped: suite.skippedCases + cardCounts[index].skipped + passCases.count(where: \.skipped))
                 for testCase in suite.cases { testCase.write(to: &piece) }
                 out(piece)
-                for position in starts[index]..<starts[index + 1] {
-                    let check = card(Int(order[position]))
-                    var testCase = TestCase(check, className: suite.name)
-                    if names["\(suite.name)\u{0}\(testCase.name)"] != nil {
-                        let id = check.card.id
-                        let path = id.firstIndex(of: "#").map { String(id[$0...]) } ?? id
-                        testCase.name += " (\(Redaction.redactURL(path)))"
+                if cardCounts[index].tests > 0 {
+                    withoutActuallyEscaping(out) { out in
+                        cards(index) { check in
+                            var testCase = TestCase(check, className: suite.name)
+                            if names["\(suite.name)\u{0}\(testCase.name)"] != nil {
+                                let id = check.card.id
+                                let path = id.firstIndex(of: "#").map { String(id[$0...]) } ?? id
+                                testCase.name += " (\(Redaction.redactURL(path)))"
+                            }
+                            var text = ""
+                            testCase.write(to: &text)
+                            out(text)
+                        }
                     }
-                    var text = ""
-                    testCase.write(to: &text)
-                    out(text)
                 }
                 piece = ""
                 for testCase in passCases { testCase.write(to: &piece) }

@@ -30,7 +30,7 @@ public enum MarkdownReport {
     ) -> (text: String, result: CheckReportStream.Result) {
         var walk = CheckWalk(prepared, verdict: verdict, keepingBaselineEntries: keepingBaselineEntries)
         var page = Page(rootCauses: prepared.rootCauses.causes, inputFindings: walk.inputFindings)
-        for card in prepared.cards { page.add(walk.next(card)) }
+        prepared.cards.forEach { page.add(walk.next($0)) }
         page.add(walk.passes)
         let result = walk.result
         return (page.text(result.summary, policy: verdict.policy, fixed: result.baselineFixed), result)

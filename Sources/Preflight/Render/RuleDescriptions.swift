@@ -11,6 +11,7 @@ enum RuleDescriptions {
         input.notObject	An array element or NDJSON line that should be an object is something else. Error.
         input.wrongType	A field of the input has the wrong JSON type (`"inbox_image": 5`, `"platforms": "ios"`). Warning.
         input.noMessages	A source held no message at all (`{}`, `[]`, only unrecognised objects): the input is unusable (`InputError`; the CLI exits 2). Error.
+        input.unreadable	An input file could not be read to its end, or changed while it was being read (`InputError`; the CLI exits 2). Error.
         input.duplicateKey	A duplicate object key (the last one wins, as in the SDK's JSONSerialization). Warning.
         input.byteOrderMark	A UTF-8 byte order mark at the start of the file. Info.
         input.notInbox	A createMessage notification without `inbox_image`/`inbox_date`/`inbox_days`, or a push without `pw_inbox`: a plain push, it never reaches the inbox and has no card. Warning.

@@ -41,7 +41,7 @@ public enum SarifReport {
     ) -> CheckReportStream.Result {
         var walk = CheckWalk(prepared, verdict: verdict, keepingBaselineEntries: keepingBaselineEntries)
         var results = Results(inputFindings: walk.inputFindings)
-        for card in prepared.cards { results.add(walk.next(card)) }
+        prepared.cards.forEach { results.add(walk.next($0)) }
         results.add(walk.passes)
         let result = walk.result
         results.write(to: &writer, version: version, fixed: result.baselineFixed, source: source)

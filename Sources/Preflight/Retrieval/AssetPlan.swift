@@ -47,24 +47,37 @@ public struct AssetPlan: Sendable, Hashable {
 
     /// Deduplicates the assets of `cards` by their raw URL, merging roles. Empty URLs are left out.
     public static func make(_ cards: [ResolvedCard]) -> AssetPlan {
-        var items: [Item] = []
-        var positions: [String: Int] = [:]
-        for card in cards {
+        var builder = Builder()
+        for card in cards { builder.add(card) }
+        return builder.plan
+    }
+
+    /// A plan built a card at a time (``make(_:)`` of cards that are not held).
+    public struct Builder: Sendable {
+        private var items: [Item] = []
+        private var positions: [String: Int] = [:]
+
+        public init() {}
+
+        /// Adds the assets of the next card.
+        public mutating func add(_ card: ResolvedCard) {
             for asset in card.assets where !asset.fetchURL.isEmpty {
-                let mode = Self.mode(of: asset.role)
+                let mode = AssetPlan.mode(of: asset.role)
                 if let position = positions[asset.fetchURL] {
                     items[position].roles.insert(asset.role)
-                    items[position].mode = Self.stronger(items[position].mode, mode)
+                    items[position].mode = AssetPlan.stronger(items[position].mode, mode)
                 } else {
                     positions[asset.fetchURL] = items.count
                     items.append(
                         Item(
                             url: asset.fetchURL, roles: [asset.role], mode: mode,
-                            refusal: Self.refusal(of: asset.fetchURL)))
+                            refusal: AssetPlan.refusal(of: asset.fetchURL)))
                 }
             }
         }
-        return AssetPlan(items: items)
+
+        /// The plan of the cards added so far.
+        public var plan: AssetPlan { AssetPlan(items: items) }
     }
 
     /// The URLs of one mode to retrieve, in plan order (refused URLs left out: see ``refusedAssets()``).

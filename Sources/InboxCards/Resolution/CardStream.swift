@@ -1,0 +1,243 @@
+public import Findings
+public import StrictJSON
+import Synchronization
+
+/// A resolve run that does not hold its cards (``CardResolver/stream(_:readerOptions:observer:card:)``): what a
+/// first read of the inputs counted, and ``cards``, which resolves the cards again each time it is walked.
+public struct StreamedResolve: Sendable {
+    /// The options the cards are resolved with (``ResolveOptions/at`` fixed at the first read, so every walk
+    /// resolves the same cards).
+    public var options: ResolveOptions
+    /// Messages read (plain pushes included).
+    public var messagesRead: Int
+    /// Findings about the inputs, in the order ``CardResolver/run(_:)`` lists them, then the unusable inputs'.
+    public var inputFindings: [SourcedFinding]
+    /// Inputs that are not JSON, empty, too large or unreadable (the CLI prints them and exits 2).
+    public var unusableInputs: [InputError]
+    /// The cards, in run order, with their feed positions.
+    public var cards: CardStream
+    /// Cards that render as classic instead of their requested kind.
+    public var degraded = 0
+    /// The cards' own findings (input findings not counted) of each severity, and the highest.
+    public var cardErrors = 0
+    public var cardWarnings = 0
+    public var cardMaxSeverity: Severity?
+
+    /// The highest severity among the run's findings (input and card findings); `nil`: none.
+    public var maxSeverity: Severity? {
+        let input = inputFindings.lazy.map(\.finding).maxSeverity
+        guard let input, let card = cardMaxSeverity else { return input ?? cardMaxSeverity }
+        return max(input, card)
+    }
+
+    /// The report `resolve --format json` writes: ``ResolveRun/write(to:)``'s bytes, each card resolved again as it
+    /// is written.
+    public func write(to writer: inout JSONWriter) {
+        ResolveRun.write(counts, inputFindings: inputFindings, to: &writer) { cards.forEach($0) }
+    }
+
+    /// `resolve --format ndjson`: ``ResolveRun/writeLines(to:)``'s bytes, each card resolved again as it is written.
+    public func writeLines(to writer: inout JSONWriter) {
+        ResolveRun.writeLines(counts, inputFindings: inputFindings, to: &writer) { cards.forEach($0) }
+    }
+
+    /// The run whole, every card in memory (the text report lays out every row).
+    public func materialized() -> ResolveRun {
+        var all: [ResolvedCard] = []
+        all.reserveCapacity(cards.count)
+        cards.forEach { all.append($0) }
+        return ResolveRun(options: options, messagesRead: messagesRead, inputFindings: inputFindings, cards: all)
+    }
+
+    var counts: ResolveRun.Counts {
+        ResolveRun.Counts(
+            messages: messagesRead, cards: cards.count, degraded: degraded, errors: findingCount(.error),
+            warnings: findingCount(.warning))
+    }
+
+    /// How many findings of the run (input and card findings) have exactly `severity` (errors and warnings).
+    public func findingCount(_ severity: Severity) -> Int {
+        let input = inputFindings.reduce(0) { $0 + ($1.finding.severity == severity ? 1 : 0) }
+        switch severity {
+        case .error: return input + cardErrors
+        case .warning: return input + cardWarnings
+        default: return input
+        }
+    }
+}
+
+/// The cards of a run, walked as often as a report needs (``forEach(_:)``) without ever holding them: each walk
+/// reads the inputs again (an NDJSON file a chunk at a time), resolves each message again and gives each card the
+/// feed position the first read worked out. The same cards, in the same order, as ``CardResolver/run(_:)``.
+///
+/// A file that changed since the first read, or that cannot be read again, ends the walk early; ``failure`` then
+/// says which and why (the CLI reports it and exits 2).
+public final class CardStream: Sendable {
+    /// How many cards a walk yields.
+    public let count: Int
+    let resolver: CardResolver
+    let at: Int64
+    /// The inputs that gave cards, each with how many.
+    let inputs: [(input: CampaignInput, cards: Int)]
+    let readerOptions: ReaderOptions
+    let positions: FeedPositions
+    private let failed = Mutex<InputError?>(nil)
+
+    init(
+        resolver: CardResolver, at: Int64, inputs: [(input: CampaignInput, cards: Int)], readerOptions: ReaderOptions,
+        positions: FeedPositions
+    ) {
+        self.resolver = resolver
+        self.at = at
+        self.inputs = inputs
+        self.readerOptions = readerOptions
+        self.positions = positions
+        count = positions.cardCount
+    }
+
+    /// Why a walk ended early, if one did.
+    public var failure: InputError? { failed.withLock { $0 } }
+
+    /// Hands `body` every card in run order, resolved again from the inputs.
+    public func forEach(_ body: (ResolvedCard) -> Void) {
+        var index = 0
+        var cards: [ResolvedCard] = []
+        var ignored: [SourcedFinding] = []
+        for (input, count) in inputs {
+            guard input.isUnchanged else { return fail(input.name, "changed while it was being checked") }
+            let end = index + count
+            do {
+                _ = try CampaignReader.stream(input, options: readerOptions) { message in
+                    cards.removeAll(keepingCapacity: true)
+                    resolver.resolve(message, at: at, into: &cards, inputFindings: &ignored)
+                    ignored.removeAll(keepingCapacity: true)
+                    for var card in cards where index < end {
+                        positions.apply(to: &card, index: index)
+                        index += 1
+                        body(card)
+                    }
+                }
+            } catch {
+                return failed.withLock { $0 = $0 ?? error }
+            }
+            guard index == end else {
+                return fail(input.name, "changed while it was being checked (\(count) cards before, fewer now)")
+            }
+        }
+    }
+
+    private func fail(_ source: String, _ reason: String) {
+        failed.withLock { $0 = $0 ?? InputError(source: source, kind: .unreadable(reason: reason)) }
+    }
+}
+
+extension CardResolver {
+    /// Resolves `inputs` without holding their messages or cards: each message is read, resolved and let go, and
+    /// only what the feed order needs is kept (``FeedOrder``, a few bytes a card). `card` sees each card as it is
+    /// resolved, without its feed position; `observer` each message read. The result's ``StreamedResolve/cards``
+    /// walks the cards again, with their positions, as often as needed.
+    ///
+    /// Counts, findings and cards are those of ``run(_:)`` on the same inputs read whole.
+    public func stream(
+        _ inputs: [CampaignInput], readerOptions: ReaderOptions = .init(),
+        observer: (InboxMessage) -> Void = { _ in }, card: (ResolvedCard) -> Void = { _ in }
+    ) -> StreamedResolve {
+        let at = moment
+        var fixed = options
+        fixed.at = at
+        let resolver = CardResolver(options: fixed)
+        var order = FeedOrder()
+        var readFindings: [SourcedFinding] = []
+        var messageFindings: [SourcedFinding] = []
+        var unusable: [InputError] = []
+        var walked: [(input: CampaignInput, cards: Int)] = []
+        var messages = 0
+        var cards: [ResolvedCard] = []
+        var result = StreamedResolve(
+            options: fixed, messagesRead: 0, inputFindings: [], unusableInputs: [],
+            cards: CardStream(
+                resolver: resolver, at: at, inputs: [], readerOptions: readerOptions, positions: FeedPositions()))
+        for input in inputs {
+            let before = order.cardCount
+            do {
+                var read = try CampaignReader.stream(input, options: readerOptions) { message in
+                    observer(message)
+                    cards.removeAll(keepingCapacity: true)
+                    resolver.resolve(message, at: at, into: &cards, inputFindings: &messageFindings)
+                    order.add(message, cards: cards[...], at: at)
+                    for index in cards.indices {
+                        let findings = cards[index].findings
+                        if cards[index].degraded { result.degraded += 1 }
+                        result.cardErrors += findings.count(.error)
+                        result.cardWarnings += findings.count(.warning)
+                        if let worst = findings.maxSeverity {
+                            result.cardMaxSeverity = max(result.cardMaxSeverity ?? worst, worst)
+                        }
+                        card(cards[index])
+                    }
+                }
+                messages += read.messages
+                if read.messages == 0 {
+                    // Nothing to resolve: unusable as a whole (exit 2); the first error found in it is the reason.
+                    read.batch.findings.removeAll { $0.finding.code == CardFindingCode.noMessages }
+                    let first = read.batch.findings.firstIndex { $0.finding.severity == .error }
+                    let reason = first.map { read.batch.findings.remove(at: $0).finding.message }
+                    unusable.append(InputError(source: input.name, kind: .noMessages(reason: reason)))
+                }
+                readFindings += read.batch.findings
+            } catch {
+                unusable.append(error)
+            }
+            // A file that failed part way may have given cards already: walks read it again for as many.
+            if order.cardCount > before { walked.append((input, order.cardCount - before)) }
+        }
+        result.messagesRead = messages
+        result.inputFindings = readFindings + runFindings + messageFindings + unusable.map(\.finding)
+        result.unusableInputs = unusable
+        result.cards = CardStream(
+            resolver: resolver, at: at, inputs: walked, readerOptions: readerOptions, positions: order.positions())
+        return result
+    }
+}
+
+/// The cards of a run in run order, walked as often as a report needs: held in memory (a run already resolved
+/// whole) or resolved again on each walk (``CardStream``).
+public struct ResolvedCards: Sendable {
+    enum Storage: Sendable {
+        case held([ResolvedCard])
+        case streamed(CardStream)
+    }
+
+    let storage: Storage
+
+    public init(_ cards: [ResolvedCard]) { storage = .held(cards) }
+    public init(_ stream: CardStream) { storage = .streamed(stream) }
+
+    /// How many cards a walk yields.
+    public var count: Int {
+        switch storage {
+        case .held(let cards): cards.count
+        case .streamed(let stream): stream.count
+        }
+    }
+
+    /// Hands `body` every card in run order.
+    public func forEach(_ body: (ResolvedCard) -> Void) {
+        switch storage {
+        case .held(let cards):
+            // Through the buffer: `for card in cards` copies every card (a dozen retains) first.
+            cards.withUnsafeBufferPointer { cards in
+                for index in cards.indices { body(cards[index]) }
+            }
+        case .streamed(let stream): stream.forEach(body)
+        }
+    }
+
+    /// Why a walk of a streamed run ended early, if one did (``CardStream/failure``).
+    public var failure: InputError? {
+        switch storage {
+        case .held: nil
+        case .streamed(let stream): stream.failure
+        }
+    }
+}
