@@ -116,6 +116,30 @@ struct TextTable {
         _ cells: UnsafeBufferPointer<String>, _ cellWidths: UnsafeBufferPointer<Int>,
         _ tones: UnsafeBufferPointer<Tone>, _ style: TextStyle, to output: inout [UInt8]
     ) {
+        widths.withUnsafeBufferPointer { widths in
+            Self.line(cells, cellWidths, tones, widths: widths, style, to: &output)
+        }
+    }
+
+    /// One line of a table whose column widths are `widths` (a table written a row at a time).
+    static func line(_ cells: [String], tones: [Tone], widths: [Int], _ style: TextStyle, to output: inout [UInt8]) {
+        let cellWidths = cells.map(width)
+        cells.withUnsafeBufferPointer { cells in
+            cellWidths.withUnsafeBufferPointer { cellWidths in
+                tones.withUnsafeBufferPointer { tones in
+                    widths.withUnsafeBufferPointer { widths in
+                        line(cells, cellWidths, tones, widths: widths, style, to: &output)
+                    }
+                }
+            }
+        }
+    }
+
+    private static func line(
+        _ cells: UnsafeBufferPointer<String>, _ cellWidths: UnsafeBufferPointer<Int>,
+        _ tones: UnsafeBufferPointer<Tone>, widths: UnsafeBufferPointer<Int>, _ style: TextStyle,
+        to output: inout [UInt8]
+    ) {
         let start = output.count
         for column in cells.indices {
             if column > 0 { output.append(contentsOf: Self.gap) }

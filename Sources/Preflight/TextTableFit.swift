@@ -29,6 +29,8 @@ struct FittedTable {
     let shortening: [Shortening?]
     let steps: [Step]
     private var rows: [(cells: [String], tones: [Tone])] = []
+    /// What the rows measure: what the layout needs, kept as the rows are added.
+    private(set) var measure: Measure
 
     /// - Parameters:
     ///   - header: the column names.
@@ -38,18 +40,101 @@ struct FittedTable {
         self.header = header
         self.shortening = shortening
         self.steps = steps
+        measure = Measure(header: header, shortening: shortening)
     }
 
     mutating func append(_ cells: [String], tones: [Tone]) {
-        rows.append((cells.map { ControlCharacters.escaped($0) }, tones))
+        let escaped = cells.map { ControlCharacters.escaped($0) }
+        measure.add(escaped)
+        rows.append((escaped, tones))
+    }
+
+    /// What a table's layout needs of its rows, added one at a time without keeping them (a report of millions of
+    /// cards lays out its table in one walk and writes the rows in a second): each column's widest cell, whether an
+    /// id column's ids all name one input, and the distinct widths of the ids' shorter forms.
+    struct Measure {
+        /// The forms of an id, by width: whole, without its directory, without its JSON path but the last element,
+        /// without its input (-1: the id has no such form).
+        struct IDWidths: Hashable {
+            var whole: Int
+            var base: Int
+            var compact: Int
+            var shared: Int
+        }
+
+        let header: [String]
+        let shortening: [Shortening?]
+        /// Per column, the widest cell (or the header).
+        var widths: [Int]
+        /// Per id column, the input part all its ids share so far (`nil`: none yet, or not all the same).
+        var inputs: [Int: String] = [:]
+        var mixedInputs: Set<Int> = []
+        var idWidths: [Int: Set<IDWidths>] = [:]
+        var rows = 0
+
+        init(header: [String], shortening: [Shortening?]) {
+            self.header = header
+            self.shortening = shortening
+            widths = header.map(TextTable.width)
+        }
+
+        /// Counts a row of escaped cells.
+        mutating func add(_ cells: [String]) {
+            rows += 1
+            for (column, cell) in cells.enumerated() {
+                widths[column] = max(widths[column], TextTable.width(cell))
+                guard shortening[column] == .id else { continue }
+                let input = FittedTable.inputPart(cell)
+                if rows == 1 {
+                    inputs[column] = String(input)
+                } else if let first = inputs[column], first != input {
+                    inputs[column] = nil
+                    mixedInputs.insert(column)
+                }
+                let forms = FittedTable.idForms(cell, sharedInput: true)
+                let width = TextTable.width
+                idWidths[column, default: []].insert(
+                    IDWidths(
+                        whole: width(cell), base: width(forms[0]), compact: forms.count > 1 ? width(forms[1]) : -1,
+                        shared: forms.count > 2 ? width(forms[2]) : -1))
+            }
+        }
+
+        /// Whether every id in `column` names the same input file (`demo.json#…`).
+        func sharesInput(_ column: Int) -> Bool { rows > 0 && !mixedInputs.contains(column) }
+
+        /// The widest compact id of `column` (``FittedTable/compactID(_:sharedInput:)``).
+        func compactWidth(_ column: Int) -> Int {
+            let shared = sharesInput(column)
+            return (idWidths[column] ?? []).reduce(TextTable.width(header[column])) { widest, forms in
+                max(
+                    widest, shared && forms.shared >= 0 ? forms.shared : forms.compact >= 0 ? forms.compact : forms.base
+                )
+            }
+        }
+
+        /// The width of `column` once its cells are shortened to `width` (``FittedTable/shorten(_:to:_:sharedInput:)``).
+        func shortenedWidth(_ column: Int, to width: Int) -> Int {
+            let headerWidth = TextTable.width(header[column])
+            guard shortening[column] == .id else {
+                return max(headerWidth, widths[column] <= width ? widths[column] : max(1, width))
+            }
+            let shared = sharesInput(column)
+            return (idWidths[column] ?? []).reduce(headerWidth) { widest, forms in
+                let fits = [forms.whole, forms.base, forms.compact, shared ? forms.shared : -1].first {
+                    $0 >= 0 && $0 <= width
+                }
+                return max(widest, fits ?? max(1, width))
+            }
+        }
     }
 
     /// The column widths and the columns kept for a line of at most `width` characters (`nil`: no limit).
-    func layout(width: Int?) -> (widths: [Int], kept: [Bool]) {
-        var widths = header.map(TextTable.width)
-        for row in rows {
-            for (column, cell) in row.cells.enumerated() { widths[column] = max(widths[column], TextTable.width(cell)) }
-        }
+    func layout(width: Int?) -> (widths: [Int], kept: [Bool]) { Self.layout(measure, steps: steps, width: width) }
+
+    static func layout(_ measure: Measure, steps: [Step], width: Int?) -> (widths: [Int], kept: [Bool]) {
+        var widths = measure.widths
+        let header = measure.header
         var kept = Array(repeating: true, count: header.count)
         guard let width else { return (widths, kept) }
         func total() -> Int {
@@ -64,11 +149,7 @@ struct FittedTable {
                 let floor = max(target, TextTable.width(header[column]), 1)
                 if widths[column] > floor { widths[column] = max(floor, widths[column] - excess) }
             case .compactIDs(let column):
-                let shared = sharesInput(column)
-                let compact = rows.reduce(TextTable.width(header[column])) {
-                    max($0, TextTable.width(Self.compactID($1.cells[column], sharedInput: shared)))
-                }
-                widths[column] = min(widths[column], compact)
+                widths[column] = min(widths[column], measure.compactWidth(column))
             case .drop(let column):
                 kept[column] = false
             }
@@ -76,27 +157,56 @@ struct FittedTable {
         return (widths, kept)
     }
 
+    /// How a measured table is drawn: the columns kept, what their cells are shortened to, the widths the drawn
+    /// cells take, and whether an id column's ids all name one input.
+    struct Fitted {
+        let header: [String]
+        let shortening: [Shortening?]
+        let columns: [Int]
+        let limits: [Int]
+        let widths: [Int]
+        let shared: [Bool]
+
+        init(_ measure: Measure, steps: [Step], width: Int?) {
+            let (limits, kept) = FittedTable.layout(measure, steps: steps, width: width)
+            header = measure.header
+            shortening = measure.shortening
+            columns = header.indices.filter { kept[$0] }
+            self.limits = limits
+            shared = header.indices.map { measure.shortening[$0] == .id && measure.sharesInput($0) }
+            // The drawn width: what the shortened cells (escaped again, as a table escapes its cells) take.
+            widths = columns.map { measure.shortenedWidth($0, to: limits[$0]) }
+        }
+
+        /// The header line.
+        func writeHeader(_ style: TextStyle, to output: inout [UInt8]) {
+            TextTable.line(
+                columns.map { ControlCharacters.escaped(header[$0]) }, tones: columns.map { _ in .bold },
+                widths: widths, style, to: &output)
+        }
+
+        /// One row's line; `escaped` are its cells escaped as ``FittedTable/append(_:tones:)`` escapes them.
+        func write(escaped: [String], tones: [Tone], _ style: TextStyle, to output: inout [UInt8]) {
+            let drawn = columns.map { column in
+                ControlCharacters.escaped(
+                    FittedTable.shorten(
+                        escaped[column], to: limits[column], shortening[column] ?? .end, sharedInput: shared[column]))
+            }
+            TextTable.line(drawn, tones: columns.map { tones[$0] }, widths: widths, style, to: &output)
+        }
+    }
+
     /// The table, fitted to `width` columns when one is given.
     func render(_ style: TextStyle, width: Int?) -> String {
-        let (widths, kept) = layout(width: width)
-        let columns = header.indices.filter { kept[$0] }
-        var table = TextTable(header: columns.map { header[$0] }, rows: rows.count)
-        let shared = header.indices.map { shortening[$0] == .id && sharesInput($0) }
-        for row in rows {
-            let cells = columns.map { column in
-                Self.shorten(
-                    row.cells[column], to: widths[column], shortening[column] ?? .end, sharedInput: shared[column])
-            }
-            table.append(cells, tones: columns.map { row.tones[$0] })
-        }
-        return table.render(style)
+        let fitted = Fitted(measure, steps: steps, width: width)
+        var output: [UInt8] = []
+        fitted.writeHeader(style, to: &output)
+        for row in rows { fitted.write(escaped: row.cells, tones: row.tones, style, to: &output) }
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Whether every id in `column` names the same input file (`demo.json#…`): then the compact ids leave it out.
-    func sharesInput(_ column: Int) -> Bool {
-        guard let first = rows.first.map({ Self.inputPart($0.cells[column]) }) else { return false }
-        return rows.allSatisfy { Self.inputPart($0.cells[column]) == first }
-    }
+    func sharesInput(_ column: Int) -> Bool { measure.sharesInput(column) }
 
     static func inputPart(_ id: String) -> Substring { id[..<(id.firstIndex(of: "#") ?? id.endIndex)] }
 
@@ -131,7 +241,7 @@ struct FittedTable {
 
     /// `id` without its directory, then also without its JSON path up to the last element, then (for a shared
     /// input) without the input.
-    private static func idForms(_ id: String, sharedInput: Bool) -> [String] {
+    static func idForms(_ id: String, sharedInput: Bool) -> [String] {
         var candidates: [String] = []
         let hash = id.firstIndex(of: "#") ?? id.endIndex
         let file = id[..<hash]

@@ -104,7 +104,8 @@ enum CheckCommand {
         prepared.inputFindings += platform.findings + unreadable.map(\.finding)
 
         // JSON, NDJSON, JUnit, SARIF and Markdown are written as the cards are resolved again, checked and judged:
-        // no card is held beyond the one being written. Text and HTML still render the whole judged report.
+        // no card is held beyond the one being written; text too (three walks: the table's widths, its rows, the
+        // findings). HTML renders the whole judged report (it caps the cards it draws: HTMLReport.PreviewLimits).
         let keepingEntries = invocation.value("write-baseline") != nil
         var streamed: CheckReportStream.Result?
         switch format {
@@ -128,6 +129,15 @@ enum CheckCommand {
                     source: { name in inputs.first { $0.name == name }.flatMap { try? $0.bytes() } },
                     to: &writer)
             }
+        case "text":
+            let color = output.isStandardOutput && Console.stdoutWantsColor
+            let width = output.isStandardOutput ? Console.width(of: STDOUT_FILENO) : nil
+            let stream = try output.stream()
+            streamed = CheckTextReport.write(
+                prepared, verdict: verdict, keepingBaselineEntries: keepingEntries, style: TextStyle(color: color),
+                width: width
+            ) { bytes in bytes.withUnsafeBytes(stream.write) }
+            try stream.finish()
         case "markdown":
             let page = MarkdownReport.render(prepared, verdict: verdict, keepingBaselineEntries: keepingEntries)
             try output.write(page.text)
@@ -143,13 +153,7 @@ enum CheckCommand {
             var report = prepared.report()
             verdict.apply(to: &report)
             try CICommand.writeBaseline(invocation, Baseline.of(report))
-            if format == "html" {
-                try output.write(HTMLReport.render(report, image: prepared.body(for:), app: app))
-            } else {
-                let color = output.isStandardOutput && Console.stdoutWantsColor
-                let width = output.isStandardOutput ? Console.width(of: STDOUT_FILENO) : nil
-                try output.write(CheckTextReport.render(report, style: TextStyle(color: color), width: width))
-            }
+            try output.write(HTMLReport.render(report, image: prepared.body(for:), app: app))
             failing = report.failing
         }
         // A file that changed (or could not be read again) while the report resolved its cards again: the report is

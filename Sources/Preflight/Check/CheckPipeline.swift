@@ -208,11 +208,13 @@ public struct CheckPipeline: Sendable {
             + videos.values.reduce(0) { $0 + ($1.outcome?.bytes ?? 0) + $1.extraBytes }
         // Every planned URL is some card's asset, and a failed fetch, probe or inspection marks it failed there.
         summary.assetsFailed = Set(judged.values.filter { $0.status == .failed }.map(\.url)).count
-        return PreparedCheck(
+        var prepared = PreparedCheck(
             options: options.resolve, cards: ResolvedCards(resolved.cards), uses: uses, judged: judged,
             retrieved: retrieved,
             inputFindings: inputFindings, passes: passes, unusableInputs: resolved.unusableInputs,
             summary: summary, bodyLimit: options.maxInspectBytes)
+        prepared.inputsNamedAlike = Set(inputs.map(\.name)).count != inputs.count
+        return prepared
     }
 
     /// Probes every video URL, a few at a time.

@@ -23,6 +23,9 @@ public struct PreparedCheck: Sendable {
     let retrieved: [String: RetrievedAsset]
     let bodyLimit: Int
     let rootCauses: RootCauseIndex
+    /// Whether two inputs have one name (`check a.json a.json`), so that two messages can have one card id: walks
+    /// that keep a message's fingerprints only while its cards go by keep them all then (``MessageFingerprints``).
+    var inputsNamedAlike = false
 
     init(
         options: ResolveOptions, cards: ResolvedCards, uses: [AssetUse], judged: [AssetUseKey: AssetCheck],

@@ -16,7 +16,7 @@ public enum MarkdownReport {
     public static func render(_ report: CheckReport) -> String {
         var report = report
         if report.failOn == nil { Verdict(policy: .error).apply(to: &report) }
-        var page = Page(rootCauses: report.rootCauses, inputFindings: report.inputFindings)
+        var page = Page(rootCauses: report.rootCauses, inputFindings: report.inputFindings, keepingAll: true)
         for check in report.cards { page.add(check) }
         page.add(report.passes)
         return page.text(report.summary, policy: report.failOn ?? .error, fixed: report.baselineFixed)
@@ -29,7 +29,9 @@ public enum MarkdownReport {
         _ prepared: PreparedCheck, verdict: Verdict, keepingBaselineEntries: Bool = false
     ) -> (text: String, result: CheckReportStream.Result) {
         var walk = CheckWalk(prepared, verdict: verdict, keepingBaselineEntries: keepingBaselineEntries)
-        var page = Page(rootCauses: prepared.rootCauses.causes, inputFindings: walk.inputFindings)
+        var page = Page(
+            rootCauses: prepared.rootCauses.causes, inputFindings: walk.inputFindings,
+            keepingAll: prepared.inputsNamedAlike)
         prepared.cards.forEach { page.add(walk.next($0)) }
         page.add(walk.passes)
         let result = walk.result
@@ -46,17 +48,19 @@ public enum MarkdownReport {
         var otherRows: [String] = []
         var rowCount = 0
         /// Fingerprints of the findings listed (or counted) so far: each is listed once.
-        var seen = Set<String>()
+        var seen: MessageFingerprints
         var failingLines: [String] = []
         var otherLines: [String] = []
 
-        init(rootCauses: [RootCause], inputFindings: [SourcedFinding]) {
+        init(rootCauses: [RootCause], inputFindings: [SourcedFinding], keepingAll: Bool) {
+            seen = MessageFingerprints(keepingAll: keepingAll)
             self.rootCauses = rootCauses
             caused = Set(rootCauses.flatMap(\.urls))
             for sourced in inputFindings { add(sourced.finding, sourced.source) }
         }
 
         mutating func add(_ check: CardCheck) {
+            seen.enter(check.card.id)
             if check.failing || check.broken || check.card.degraded {
                 rowCount += 1
                 if check.failing {
@@ -85,7 +89,7 @@ public enum MarkdownReport {
 
         /// One line per distinct finding (by fingerprint), failing ones first.
         private mutating func add(_ finding: Finding, _ id: String) {
-            guard let verdict = finding.verdict, seen.insert(verdict.fingerprint).inserted else { return }
+            guard let verdict = finding.verdict, seen.insert(verdict.fingerprint) else { return }
             guard (verdict.failing ? failingLines : otherLines).count < maxFindings else { return }
             let only = finding.platformLabel.map { " _(\($0))_" } ?? ""
             var line =
