@@ -126,7 +126,7 @@ enum CheckCommand {
                 streamed = SarifReport.write(
                     prepared, verdict: verdict, keepingBaselineEntries: keepingEntries,
                     version: CICommand.sarifVersion,
-                    source: { name in inputs.first { $0.name == name }.flatMap { try? $0.bytes() } },
+                    source: { name in inputs.first { $0.name == name }.flatMap { try? $0.positionBytes() } },
                     to: &writer)
             }
         case "text":

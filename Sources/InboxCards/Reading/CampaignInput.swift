@@ -1,3 +1,5 @@
+import StrictJSON
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -42,6 +44,20 @@ public struct CampaignInput: Sendable {
         case .bytes: true
         case .file(let file): file.isUnchanged
         }
+    }
+
+    /// What an index of positions in it (``JSONPositions``, SARIF's lines and columns) needs of it: a file read as
+    /// NDJSON gives its first line only — the index of an NDJSON text covers its first value and no more — so that a
+    /// report of a feed of millions of lines does not read it whole; anything else is read whole.
+    public func positionBytes() throws(CampaignFile.ReadError) -> [UInt8] {
+        guard case .file(let file) = storage else { return try bytes() }
+        var head = [UInt8](repeating: 0, count: min(NDJSONFile.chunk, max(file.size, 1)))
+        let filled = try file.read(at: 0, into: &head, from: 0)
+        var parser = JSONDocumentParser()
+        guard NDJSONFile.isNDJSON(head[..<filled], parser: &parser), let newline = head.firstIndex(of: 0x0A) else {
+            return try file.readAll()
+        }
+        return Array(head[...newline])
     }
 
     /// Its bytes, whole (a file is read from its start, up to the size it had when opened).

@@ -39,13 +39,81 @@ public enum SarifReport {
         _ prepared: PreparedCheck, verdict: Verdict, keepingBaselineEntries: Bool = false, version: String,
         source: @escaping (String) -> [UInt8]? = { _ in nil }, to writer: inout JSONWriter
     ) -> CheckReportStream.Result {
-        var walk = CheckWalk(prepared, verdict: verdict, keepingBaselineEntries: keepingBaselineEntries)
-        var results = Results(inputFindings: walk.inputFindings)
-        prepared.cards.forEach { results.add(walk.next($0)) }
-        results.add(walk.passes)
-        let result = walk.result
-        results.write(to: &writer, version: version, fixed: result.baselineFixed, source: source)
+        if prepared.inputsNamedAlike {
+            // Two messages may share a card id, so a result's cards need not come together: held whole.
+            var walk = CheckWalk(prepared, verdict: verdict, keepingBaselineEntries: keepingBaselineEntries)
+            var results = Results(inputFindings: walk.inputFindings)
+            prepared.cards.forEach { results.add(walk.next($0)) }
+            results.add(walk.passes)
+            let result = walk.result
+            results.write(to: &writer, version: version, fixed: result.baselineFixed, source: source)
+            return result
+        }
+        // The first walk judges the cards and finds what comes before the cards' results: the rules (the codes in
+        // the order first met) and the input findings' results with every target they gain.
+        var counting = CheckWalk(prepared, verdict: verdict, keepingBaselineEntries: keepingBaselineEntries)
+        var head = Results(inputFindings: counting.inputFindings)
+        var codes = Codes()
+        for result in head.results { codes.add(result.finding.code) }
+        prepared.cards.forEach { card in
+            let check = counting.next(card)
+            head.addToKnown(check, codes: &codes)
+        }
+        for pass in counting.passes {
+            for finding in pass.verification.findings where finding.verdict != nil { codes.add(finding.code) }
+        }
+        let result = counting.result
+        for entry in result.baselineFixed ?? [] { codes.add(entry.code) }
+        let baseline = result.baselineFixed != nil
+        var locator = Locator(source: source)
+        Results.writeHead(to: &writer, version: version, codes: codes.order)
+        for known in head.results {
+            writer.value(known.json(ruleIndex: codes.index, baseline: baseline, locator: &locator))
+        }
+        // The second walk writes each card's results: a fingerprint names its card's message, whose cards come
+        // one after another, so a message's results are complete when the next message starts.
+        var message = Results(inputFindings: [])
+        var messageID: String?
+        var passCardResults = Set<String>()
+        let passCards = Set(head.passCards.values)
+        func flush(_ writer: inout JSONWriter) {
+            for pending in message.results {
+                writer.value(pending.json(ruleIndex: codes.index, baseline: baseline, locator: &locator))
+            }
+            message = Results(inputFindings: [])
+        }
+        var writing = CheckWalk(prepared, verdict: verdict)
+        prepared.cards.forEach { card in
+            let check = writing.next(card)
+            if check.card.id != messageID {
+                flush(&writer)
+                messageID = check.card.id
+            }
+            message.add(check, skipping: head.byFingerprint)
+            if passCards.contains(check.card.id) { passCardResults.formUnion(message.byFingerprint.keys) }
+        }
+        flush(&writer)
+        // The passes' results, located at the first card of each pass (unless a card's result is the same).
+        var passResults = Results(inputFindings: [])
+        passResults.passCards = head.passCards
+        passResults.add(counting.passes, skipping: head.byFingerprint, passCardResults)
+        for pending in passResults.results {
+            writer.value(pending.json(ruleIndex: codes.index, baseline: baseline, locator: &locator))
+        }
+        Results.writeTail(to: &writer, fixed: result.baselineFixed, ruleIndex: codes.index)
         return result
+    }
+
+    /// Rule ids in the order first met.
+    private struct Codes {
+        var order: [String] = []
+        var index: [String: Int] = [:]
+
+        mutating func add(_ code: String) {
+            guard index[code] == nil else { return }
+            index[code] = order.count
+            order.append(code)
+        }
     }
 
     /// One result per distinct finding (by fingerprint), in the order first seen, with the targets (profile,
@@ -60,8 +128,13 @@ public enum SarifReport {
             for sourced in inputFindings { add(sourced.finding, id: sourced.source, url: nil, target: nil) }
         }
 
-        mutating func add(_ finding: Finding, id: String, url: String?, target: String?) {
-            guard let verdict = finding.verdict else { return }
+        mutating func add(
+            _ finding: Finding, id: String, url: String?, target: String?, skipping known: [String: Int] = [:],
+            _ alsoKnown: Set<String> = []
+        ) {
+            guard let verdict = finding.verdict, known[verdict.fingerprint] == nil,
+                !alsoKnown.contains(verdict.fingerprint)
+            else { return }
             if let index = byFingerprint[verdict.fingerprint] {
                 if let target, !results[index].targets.contains(target) { results[index].targets.append(target) }
                 return
@@ -70,21 +143,51 @@ public enum SarifReport {
             results.append(Result(finding: finding, id: id, url: url, targets: target.map { [$0] } ?? []))
         }
 
-        mutating func add(_ check: CardCheck) {
+        mutating func add(_ check: CardCheck, skipping known: [String: Int] = [:]) {
             let card = check.card
-            let target = [card.profileName, card.platform.rawValue, card.language].compactMap { $0 }
-                .joined(separator: " ")
-            for finding in check.findings { add(finding, id: card.id, url: nil, target: target) }
+            let target = Self.target(of: card)
+            for finding in check.findings { add(finding, id: card.id, url: nil, target: target, skipping: known) }
             for asset in check.assets {
                 if asset.role == .walletPass, passCards[asset.url] == nil { passCards[asset.url] = card.id }
-                for finding in asset.findings { add(finding, id: card.id, url: asset.url, target: target) }
+                for finding in asset.findings {
+                    add(finding, id: card.id, url: asset.url, target: target, skipping: known)
+                }
             }
         }
 
-        mutating func add(_ passes: [PassCheck]) {
+        /// `7.2 ios en`: a card's profile, platform and language.
+        static func target(of card: ResolvedCard) -> String {
+            [card.profileName, card.platform.rawValue, card.language].compactMap { $0 }.joined(separator: " ")
+        }
+
+        /// `check` adds only to the results held (the input findings'): its targets where it repeats one, and the
+        /// first card of each pass; each new code goes to `codes`.
+        mutating func addToKnown(_ check: CardCheck, codes: inout Codes) {
+            let card = check.card
+            var target: String?
+            func visit(_ finding: Finding, _ results: inout Results) {
+                guard let verdict = finding.verdict else { return }
+                codes.add(finding.code)
+                guard let index = results.byFingerprint[verdict.fingerprint] else { return }
+                let name = target ?? Self.target(of: card)
+                target = name
+                if !results.results[index].targets.contains(name) { results.results[index].targets.append(name) }
+            }
+            for finding in check.findings { visit(finding, &self) }
+            for asset in check.assets {
+                if asset.role == .walletPass, passCards[asset.url] == nil { passCards[asset.url] = card.id }
+                for finding in asset.findings { visit(finding, &self) }
+            }
+        }
+
+        mutating func add(
+            _ passes: [PassCheck], skipping known: [String: Int] = [:], _ alsoKnown: Set<String> = []
+        ) {
             for pass in passes {
                 for finding in pass.verification.findings {
-                    add(finding, id: passCards[pass.url] ?? pass.url, url: pass.url, target: nil)
+                    add(
+                        finding, id: passCards[pass.url] ?? pass.url, url: pass.url, target: nil, skipping: known,
+                        alsoKnown)
                 }
             }
         }
@@ -94,12 +197,18 @@ public enum SarifReport {
             to writer: inout JSONWriter, version: String, fixed: [Baseline.Entry]?,
             source: @escaping (String) -> [UInt8]?
         ) {
-            var codes: [String] = []
-            var ruleIndex: [String: Int] = [:]
-            for code in results.lazy.map(\.finding.code) + (fixed ?? []).map(\.code) where ruleIndex[code] == nil {
-                ruleIndex[code] = codes.count
-                codes.append(code)
+            var codes = Codes()
+            for code in results.lazy.map(\.finding.code) + (fixed ?? []).map(\.code) { codes.add(code) }
+            Self.writeHead(to: &writer, version: version, codes: codes.order)
+            var locator = Locator(source: source)
+            for result in results {
+                writer.value(result.json(ruleIndex: codes.index, baseline: fixed != nil, locator: &locator))
             }
+            Self.writeTail(to: &writer, fixed: fixed, ruleIndex: codes.index)
+        }
+
+        /// The log up to its first result: the tool, its rules (one per code), `results` opened.
+        static func writeHead(to writer: inout JSONWriter, version: String, codes: [String]) {
             writer.beginObject()
             writer.key("$schema")
             writer.string("https://json.schemastore.org/sarif-2.1.0.json")
@@ -126,10 +235,10 @@ public enum SarifReport {
             writer.string("unicodeCodePoints")
             writer.key("results")
             writer.beginArray()
-            var locator = Locator(source: source)
-            for result in results {
-                writer.value(result.json(ruleIndex: ruleIndex, baseline: fixed != nil, locator: &locator))
-            }
+        }
+
+        /// The baseline's fixed entries as `absent` results, and the log's end.
+        static func writeTail(to writer: inout JSONWriter, fixed: [Baseline.Entry]?, ruleIndex: [String: Int]) {
             for entry in fixed ?? [] { writer.value(SarifReport.absent(entry, ruleIndex: ruleIndex[entry.code] ?? 0)) }
             writer.endArray()
             writer.endObject()
