@@ -124,8 +124,18 @@ public struct Verdict: Sendable {
 
     /// Overrides the severity, then sets the finding's verdict and counts it.
     func judge(_ finding: inout Finding, _ context: FindingContext, tally: inout Tally) {
+        judge(
+            &finding, context, redactedID: Redaction.redactURL(context.id),
+            redactedURL: context.url.map(Redaction.redactURL), tally: &tally)
+    }
+
+    /// ``judge(_:_:tally:)`` with the context's id and URL redacted already (once per card and asset).
+    private func judge(
+        _ finding: inout Finding, _ context: FindingContext, redactedID: String, redactedURL: String?,
+        tally: inout Tally
+    ) {
         rules.overrideSeverity(of: &finding)
-        let fingerprint = Baseline.fingerprint(finding, context)
+        let fingerprint = Baseline.fingerprint(finding, redactedID: redactedID, redactedURL: redactedURL)
         tally.seen?.insert(fingerprint)
         var suppressed = rules.ignore.first { $0.matches(finding, context) }?.reason
         if suppressed == nil, finding.code == "asset.httpStatus" || finding.code == AssetFindingCode.cardBroken {
@@ -148,24 +158,32 @@ public struct Verdict: Sendable {
     public func judge(_ check: inout CardCheck, tally: inout Tally) {
         let kinds = [check.card.requested.rawValue, check.card.resolved.rawValue]
         let context = FindingContext(id: check.card.id, kinds: kinds)
+        let id = Redaction.redactURL(check.card.id)
         for index in check.card.findings.indices {
-            judge(&check.card.findings[index], context, tally: &tally)
+            judge(&check.card.findings[index], context, redactedID: id, redactedURL: nil, tally: &tally)
         }
         for index in check.checkFindings.indices {
             // `card.broken` names the failing asset's URL: judge it with that asset's URL and status.
             let message = check.checkFindings[index].message
-            let asset = check.assets.first { $0.status == .failed && message.contains(Redaction.redactURL($0.url)) }
+            let asset = check.assets.first {
+                $0.status == .failed && message.containsBytes(Redaction.redactURL($0.url))
+            }
             var brokenContext = context
             brokenContext.url = asset?.url
             brokenContext.httpStatus = asset?.httpStatus
-            judge(&check.checkFindings[index], brokenContext, tally: &tally)
+            judge(
+                &check.checkFindings[index], brokenContext, redactedID: id,
+                redactedURL: brokenContext.url.map(Redaction.redactURL), tally: &tally)
         }
         for assetIndex in check.assets.indices {
             let assetContext = FindingContext(
                 id: check.card.id, url: check.assets[assetIndex].url, kinds: kinds,
                 httpStatus: check.assets[assetIndex].httpStatus)
+            let url = check.assets[assetIndex].findings.isEmpty ? nil : Redaction.redactURL(assetContext.url!)
             for index in check.assets[assetIndex].findings.indices {
-                judge(&check.assets[assetIndex].findings[index], assetContext, tally: &tally)
+                judge(
+                    &check.assets[assetIndex].findings[index], assetContext, redactedID: id, redactedURL: url,
+                    tally: &tally)
             }
         }
         check.failing =

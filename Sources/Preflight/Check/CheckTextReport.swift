@@ -139,7 +139,7 @@ public enum CheckTextReport {
                     var repeated = 0
                     for finding in check.findings {
                         if finding.code == AssetFindingCode.cardBroken,
-                            causedURLs.contains(where: { finding.message.contains($0) })
+                            causedURLs.contains(where: { finding.message.containsBytes($0) })
                         {
                             continue
                         }

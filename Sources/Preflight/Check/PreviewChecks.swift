@@ -91,7 +91,7 @@ public enum Placeholders {
 
     /// The names of the placeholders in `text` that have no default.
     public static func withoutDefault(_ text: String) -> [String] {
-        guard text.contains("{{") else { return [] }
+        guard text.containsBytes("{{") else { return [] }
         return matches(text).filter { $0.defaultValue == nil }.map(\.name)
     }
 }

@@ -72,7 +72,7 @@ public enum MarkdownReport {
             let causedText = check.assets.filter { caused.contains($0.url) }.map { Redaction.redactURL($0.url) }
             for finding in check.findings
             where finding.code != AssetFindingCode.cardBroken
-                || !causedText.contains(where: { finding.message.contains($0) })
+                || !causedText.contains(where: { finding.message.containsBytes($0) })
             {
                 add(finding, check.card.id)
             }

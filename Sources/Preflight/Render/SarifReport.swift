@@ -345,7 +345,7 @@ public enum SarifReport {
             }
             var line = 1
             var column = 1
-            let jsonPath = path.flatMap { $0.contains("/") && !$0.contains("[") ? nil : $0 } ?? messagePath
+            let jsonPath = path.flatMap { $0.containsBytes("/") && !$0.containsBytes("[") ? nil : $0 } ?? messagePath
             if let entry = indexed[file] ?? nil, let jsonPath, let offset = entry.positions.offset(of: jsonPath) {
                 (line, column) = entry.positions.lineColumn(of: offset, in: entry.bytes)
             }
