@@ -63,6 +63,7 @@ measure() {
 # MARK: c. resolve: MESSAGES messages sharing URLS image URLs
 echo "==> c. resolve $messages messages sharing $urls URLs (one core)"
 python3 bench/gen-campaign.py "$work/campaign.ndjson" "$messages" "$urls"
+python3 bench/gen-campaign.py "$work/request.json" "$messages" "$urls" request
 "$bin" resolve "$work/campaign.ndjson" --format json >"$work/resolve.json"
 python3 - "$work/resolve.json" >"$results/c-urls.txt" <<'PY'
 import json, sys
@@ -74,7 +75,10 @@ rm -f "$work/resolve.json"  # 65 MB of tmpfs
 measure c-resolve --runs "$runs" --warmup 1 \
     -n "inbox-assets resolve --format json" "taskset -c 0 $bin resolve $work/campaign.ndjson --format json > /dev/null" \
     -n "inbox-assets resolve (text)" "taskset -c 0 $bin resolve $work/campaign.ndjson > /dev/null" \
-    -n "jq -c ." "taskset -c 0 jq -c . $work/campaign.ndjson > /dev/null"
+    -n "jq -c ." "taskset -c 0 jq -c . $work/campaign.ndjson > /dev/null" \
+    -n "inbox-assets resolve --format json (createMessage)" \
+    "taskset -c 0 $bin resolve $work/request.json --format json > /dev/null" \
+    -n "jq -c . (createMessage)" "taskset -c 0 jq -c . $work/request.json > /dev/null"
 
 # MARK: d. pass verify, one core
 echo "==> d. pass verify of $passes passes"

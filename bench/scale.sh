@@ -60,8 +60,8 @@ measure h1 --runs "$runs" --warmup 1 \
 
 # Peak RSS, wall time, report bytes and cards: one line per command, "NAME RSS_KB SECONDS BYTES CARDS". The report
 # is counted as it streams by (a report of millions of cards would not fit in tmpfs and memory beside the run): its
-# byte count, and the card count from the JSON summary (resolve: near the top; check: at the end) or the NDJSON
-# summary line (the last).
+# byte count, and the card count from the JSON summary (resolve: near the top; check: at the end), the NDJSON
+# summary line (the last); 0 for the other formats (the JSON run of the same feed has the count).
 : >"$results/h-rss.txt"
 rss() {
     local name="$1"
@@ -78,19 +78,23 @@ while True:
     if len(head) < 65536:
         head += chunk[:65536]
     tail = (tail + chunk)[-65536:]
-if head.startswith(b"{\n"):
+if head.startswith(b"{\n") and b"sarif" not in head[:200]:
     # resolve prints its summary first, check (schemaVersion 2) last.
     found = re.search(rb"\"cards\": (\d+)", head) or list(re.finditer(rb"\"cards\": (\d+)", tail))[-1]
     cards = int(found.group(1))
-else:
+elif head.startswith(b"{\"type\""):
     cards = json.loads(tail.rstrip(b"\n").rsplit(b"\n", 1)[-1])["cards"]
+else:
+    cards = 0  # text, JUnit, SARIF, Markdown: the JSON run of the same feed says (bench/report.py)
 print(size, cards)')
     echo "$name $(cat "$work/time.txt") $counted" >>"$results/h-rss.txt"
 }
-echo "==> h. peak RSS at $messages and $huge messages"
-rss "check-json-$messages" "$bin" check "$work/feed.ndjson" $cards $net --no-store --fail-on never --quiet --format json
-rss "check-ndjson-$messages" "$bin" check "$work/feed.ndjson" $cards $net --no-store --fail-on never --quiet --format ndjson
+echo "==> h. peak RSS at $messages and $huge messages, every check format"
+for format in json ndjson text junit sarif markdown; do
+    rss "check-$format-$messages" "$bin" check "$work/feed.ndjson" $cards $net --no-store --fail-on never --quiet --format $format
+done
 rss "resolve-json-$messages" "$bin" resolve "$work/feed.ndjson" $cards --format json
-rss "check-json-$huge" "$bin" check "$work/huge.ndjson" $cards --no-store --fail-on never --quiet --format json
-rss "check-ndjson-$huge" "$bin" check "$work/huge.ndjson" $cards --no-store --fail-on never --quiet --format ndjson
+for format in json ndjson text junit sarif markdown; do
+    rss "check-$format-$huge" "$bin" check "$work/huge.ndjson" $cards --no-store --fail-on never --quiet --format $format
+done
 rss "resolve-json-$huge" "$bin" resolve "$work/huge.ndjson" $cards --format json
