@@ -17,7 +17,8 @@ import Testing
         var text = ""
         for index in 0..<count {
             text += #"{"inbox_id":"m\#(index)","order":\#(index),"rt":4102444800,"action_type":0,"status":1,"#
-            text += #""send_date":\#(1_764_400_000 + index),"title":"Offer \#(index % 50)","text":"Thirty percent off","#
+            text += #""send_date":\#(1_764_400_000 + index),"title":"Offer \#(index % 50)","#
+            text += #""text":"Thirty percent off","#
             text += #""action_params":"{\"displayType\":\"banner\"}"}"# + "\n"
         }
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
