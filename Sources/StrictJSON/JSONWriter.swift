@@ -156,6 +156,15 @@ public struct JSONWriter: ~Copyable {
         flushIfFull()
     }
 
+    /// A whole value already serialized for this place by a writer of the same style at the same depth (without the
+    /// comma and new line that come before it): its bytes, as they are.
+    public mutating func serialized(_ value: UnsafeRawBufferPointer) {
+        beginValue()
+        buffer.append(
+            UnsafeBufferPointer(start: value.baseAddress?.assumingMemoryBound(to: UInt8.self), count: value.count))
+        flushIfFull()
+    }
+
     private static let trueText: StaticString = "true"
     private static let falseText: StaticString = "false"
     private static let nullText: StaticString = "null"

@@ -33,16 +33,37 @@ enum ResolveCommand {
         inputs: [CampaignInput], unreadable: [CommandFailure], options: ResolveOptions,
         limits: InputLimits, output: OutputTarget, invocation: Invocation
     ) -> Never {
-        // The cards are not held: a first read counts them and works out the feed order, and the report resolves
-        // each again as it writes it (JSON, NDJSON). The text report lays out every row, so it holds them.
-        var outcome = CardResolver(options: options).stream(inputs, readerOptions: limits.readerOptions)
+        // The cards are not held: a first read resolves them, counts them, works out the feed order and (JSON,
+        // NDJSON) writes each into a spool file, which the report copies with the positions; the text report lays
+        // out every row, so it holds them. Without a whole spool (an unwritable or full $TMPDIR) the report resolves
+        // them again.
+        let format = invocation.value("format")
+        let spool: CardSpool? =
+            switch format {
+            case "json": try? CardSpool(format: .json)
+            case "ndjson": try? CardSpool(format: .ndjson)
+            default: nil
+            }
+        var outcome = CardResolver(options: options).stream(
+            inputs, readerOptions: limits.readerOptions, card: { spool?.add($0) })
         outcome.inputFindings += unreadable.map(\.finding)
 
-        do {
-            switch invocation.value("format") {
+        do throws(CommandFailure) {
+            switch format {
             // Streamed: the report of 100,000 cards is never one tree, one 65 MB buffer or a copy of it.
-            case "json": try JSONReportStream.write(to: output) { outcome.write(to: &$0) }
-            case "ndjson": try JSONReportStream.write(to: output, lines: true) { outcome.writeLines(to: &$0) }
+            case "json", "ndjson":
+                var failure: CardSpool.Failure?
+                try JSONReportStream.write(to: output, lines: format == "ndjson") { writer in
+                    guard let spool, spool.isComplete else {
+                        return format == "json" ? outcome.write(to: &writer) : outcome.writeLines(to: &writer)
+                    }
+                    do throws(CardSpool.Failure) {
+                        try outcome.write(to: &writer, spool: spool)
+                    } catch {
+                        failure = error
+                    }
+                }
+                if let failure { throw CommandFailure(message: failure.description, status: ExitCode.ioError) }
             default:
                 let run = outcome.materialized()
                 var text: [UInt8] = []

@@ -133,4 +133,24 @@ import Testing
             #expect(full.errors == "Error: cannot write standard output: no space left on device\n", "\(format)")
         }
     }
+
+    /// `resolve` spools its cards in `$TMPDIR`; a `$TMPDIR` too small for them (a 64 KiB tmpfs), or one that cannot
+    /// be written, makes it resolve them again instead: the same report, exit 0.
+    @Test(.enabled(if: TmpfsMount.isAvailable, "needs root and a permitted mount -t tmpfs"))
+    func aFullTemporaryDirectoryResolvesTheCardsAgain() async throws {
+        let mount = try TmpfsMount(size: "64k")
+        defer { mount.unmount() }
+        for format in ["json", "ndjson"] {
+            let arguments = ["resolve", Self.demo, "--format", format] + Self.everyCard
+            let usual = try await CLI.run(arguments)
+            let full = try await CLI.run(arguments, environment: ["TMPDIR": mount.path])
+            let missing = try await CLI.run(arguments, environment: ["TMPDIR": mount.path + "/no/such"])
+            #expect(usual.stdout.utf8.count > 64 << 10, "the spool would not fit")
+            for run in [full, missing] {
+                #expect(run.status == usual.status)
+                #expect(run.stdout == usual.stdout)
+                #expect(run.stderr == usual.stderr)
+            }
+        }
+    }
 }

@@ -136,6 +136,31 @@ import Testing
         #expect(first == second)
     }
 
+    /// `resolve`'s spool: the cards serialized as the first read resolves them and copied with their positions give
+    /// the bytes of the whole run's report, JSON and NDJSON (a card longer than the copy's 1 MiB buffer included).
+    @Test(arguments: try cases())
+    func spooledReportsAreTheWholeRunsBytes(_ input: Named<[UInt8]>) throws {
+        let whole = Self.whole(input.value, name: "in.ndjson").run
+        for format in [CardSpool.Format.json, .ndjson] {
+            let spool = try CardSpool(format: format)
+            let streamed = CardResolver(options: Self.options).stream(
+                [CampaignInput(name: "in.ndjson", bytes: input.value)], card: spool.add)
+            var wholeRun = whole
+            wholeRun.inputFindings = streamed.inputFindings
+            var expected = JSONWriter(pretty: format == .json)
+            var written = JSONWriter(pretty: format == .json)
+            if format == .json {
+                wholeRun.write(to: &expected)
+            } else {
+                wholeRun.writeLines(to: &expected)
+            }
+            #expect(spool.isComplete)
+            try streamed.write(to: &written, spool: spool)
+            #expect(written.bytes == expected.bytes, "\(input.name), \(format)")
+            #expect(spool.count == whole.cards.count)
+        }
+    }
+
     /// Several inputs, one of them unusable: findings in the whole run's order, cards numbered across inputs.
     @Test func severalInputsKeepTheirOrder() throws {
         let inputs = try Self.cases()

@@ -600,10 +600,20 @@ public struct ResolveRun: Sendable, Hashable {
         _ counts: Counts, inputFindings: [SourcedFinding], to writer: inout JSONWriter,
         cards: ((ResolvedCard) -> Void) -> Void
     ) {
-        cards { card in
-            card.write(to: &writer, type: "card")
-            writer.raw("\n")
+        writeLines(counts, inputFindings: inputFindings, to: &writer) { writer in
+            cards { card in
+                card.write(to: &writer, type: "card")
+                writer.raw("\n")
+            }
         }
+    }
+
+    /// ``writeLines(to:)`` of a run whose `card` lines `writeCards` writes itself.
+    static func writeLines(
+        _ counts: Counts, inputFindings: [SourcedFinding], to writer: inout JSONWriter,
+        writeCards: (inout JSONWriter) -> Void
+    ) {
+        writeCards(&writer)
         for finding in inputFindings { NDJSON.line("finding", finding.json, to: &writer) }
         var summaryLine = JSONObject([("schemaVersion", .int(1))])
         for (key, value) in summary(counts) { summaryLine[key] = value }
@@ -633,6 +643,14 @@ public struct ResolveRun: Sendable, Hashable {
         _ counts: Counts, inputFindings: [SourcedFinding], to writer: inout JSONWriter,
         cards: ((ResolvedCard) -> Void) -> Void
     ) {
+        write(counts, inputFindings: inputFindings, to: &writer) { writer in cards { $0.write(to: &writer) } }
+    }
+
+    /// ``write(to:)`` of a run whose cards `writeCards` writes into the `cards` array itself.
+    static func write(
+        _ counts: Counts, inputFindings: [SourcedFinding], to writer: inout JSONWriter,
+        writeCards: (inout JSONWriter) -> Void
+    ) {
         writer.beginObject()
         writer.key("schemaVersion")
         writer.int(1)
@@ -655,7 +673,7 @@ public struct ResolveRun: Sendable, Hashable {
         writer.endArray()
         writer.key("cards")
         writer.beginArray()
-        cards { $0.write(to: &writer) }
+        writeCards(&writer)
         writer.endArray()
         writer.endObject()
     }

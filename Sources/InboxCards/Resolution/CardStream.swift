@@ -41,6 +41,25 @@ public struct StreamedResolve: Sendable {
         ResolveRun.writeLines(counts, inputFindings: inputFindings, to: &writer) { cards.forEach($0) }
     }
 
+    /// ``write(to:)`` with the cards copied from `spool`, which the first read filled (``CardSpool/add(_:)`` as its
+    /// `card`), instead of resolved again.
+    /// - Throws: the spool's failure (a full `$TMPDIR`); the report is then incomplete.
+    public func write(to writer: inout JSONWriter, spool: CardSpool) throws(CardSpool.Failure) {
+        var failure: CardSpool.Failure?
+        let write: (inout JSONWriter) -> Void = { writer in
+            do throws(CardSpool.Failure) {
+                try spool.write(to: &writer, positions: cards.positions)
+            } catch {
+                failure = error
+            }
+        }
+        switch spool.format {
+        case .json: ResolveRun.write(counts, inputFindings: inputFindings, to: &writer, writeCards: write)
+        case .ndjson: ResolveRun.writeLines(counts, inputFindings: inputFindings, to: &writer, writeCards: write)
+        }
+        if let failure { throw failure }
+    }
+
     /// The run whole, every card in memory (the text report lays out every row).
     public func materialized() -> ResolveRun {
         var all: [ResolvedCard] = []

@@ -1,0 +1,170 @@
+public import StrictJSON
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `resolve`'s cards serialized once, as the first read resolves them, into an unlinked temporary file, and copied
+/// into the report with their feed positions: resolving every card a second time to write it cost a third of
+/// `resolve`'s time, and the file costs no memory (it is the page cache's, on disk or tmpfs). Each card is written
+/// as its report writes it (a pretty JSON element at the `cards` array's depth, or a compact NDJSON `card` line)
+/// with `"feedPosition": null`, the last member; the copy puts the position in its place.
+public final class CardSpool {
+    /// The report a spool is for.
+    public enum Format: Sendable {
+        /// `resolve --format json`: pretty elements of the top-level `cards` array.
+        case json
+        /// `resolve --format ndjson`: compact `{"type":"card",…}` lines.
+        case ndjson
+    }
+
+    /// A failed write or read of the spool file (its `errno`).
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var code: Int32
+        public var description: String {
+            let text = String(cString: strerror(code))
+            return "cannot write the card spool in $TMPDIR: " + text.prefix(1).lowercased() + text.dropFirst()
+        }
+    }
+
+    let format: Format
+    private let descriptor: Int32
+    private var pending: [UInt8] = []
+    private var written = 0
+    private var failure: Int32?
+    /// Cards spooled.
+    public private(set) var count = 0
+
+    /// An empty spool in `$TMPDIR` (else `/tmp`), unlinked at once: it goes with the process.
+    public init(format: Format) throws(Failure) {
+        self.format = format
+        var directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        if directory.isEmpty { directory = "/tmp" }
+        var template = Array((directory + "/inbox-assets-cards-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw Failure(code: errno) }
+        _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
+        self.descriptor = descriptor
+        pending.reserveCapacity(1 << 20)
+    }
+
+    deinit { close(descriptor) }
+
+    /// Serializes the next card of the run (its feed position not known yet).
+    public func add(_ card: ResolvedCard) {
+        var card = card
+        card.feedPosition = nil
+        var writer = JSONWriter(pretty: format == .json)
+        if format == .json {
+            // At the depth of the report's `cards` array, so that its indentation is the report's.
+            writer.beginObject()
+            writer.key("cards")
+            writer.beginArray()
+            card.write(to: &writer)
+        } else {
+            card.write(to: &writer, type: "card")
+        }
+        let bytes = writer.bytes
+        // Past the comma and new line the element's place put before it.
+        let start = bytes.firstIndex(of: UInt8(ascii: "{"), after: format == .json ? 1 : -1)
+        var length = UInt32(bytes.count - start).littleEndian
+        withUnsafeBytes(of: &length) { pending.append(contentsOf: $0) }
+        pending.append(contentsOf: bytes[start...])
+        count += 1
+        if pending.count >= 1 << 20 { drain() }
+    }
+
+    private func drain() {
+        guard failure == nil else { return pending.removeAll(keepingCapacity: true) }
+        var offset = 0
+        while offset < pending.count {
+            let done = pending.withUnsafeBytes {
+                pwrite(descriptor, $0.baseAddress! + offset, $0.count - offset, off_t(written))
+            }
+            if done > 0 {
+                offset += done
+                written += done
+            } else if done < 0 && errno != EINTR {
+                failure = errno
+                break
+            }
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Whether every card reached the file (a full `$TMPDIR` stops it): if not, the report resolves them again.
+    public var isComplete: Bool {
+        drain()
+        return failure == nil
+    }
+
+    /// Writes every spooled card into `writer` (inside the `cards` array, or as NDJSON lines), each with its place
+    /// in `positions`.
+    /// - Throws: the spool's first failed write or read (a full `$TMPDIR`): the report is then incomplete.
+    public func write(to writer: inout JSONWriter, positions: FeedPositions) throws(Failure) {
+        drain()
+        if let failure { throw Failure(code: failure) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var filled = 0
+        var start = 0
+        var offset = 0
+        var index = 0
+        // The spooled card ends `null}` (NDJSON) or `null\n    }` (pretty, at the depth of the `cards` array's
+        // elements): the position goes where `null` is.
+        let tail = format == .json ? 1 + 4 + 1 : 1
+        while index < count {
+            // The next record whole in the buffer: its length, then its bytes.
+            var need = 4
+            if filled - start >= 4 {
+                need += Int(
+                    buffer.withUnsafeBytes {
+                        UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: start, as: UInt32.self))
+                    })
+            }
+            if filled - start < need {
+                if start > 0 {
+                    buffer.withUnsafeMutableBytes { raw in
+                        raw.baseAddress!.copyMemory(from: raw.baseAddress! + start, byteCount: filled - start)
+                    }
+                    filled -= start
+                    start = 0
+                }
+                if need > buffer.count { buffer += [UInt8](repeating: 0, count: need - buffer.count) }
+                let got = buffer.withUnsafeMutableBytes {
+                    pread(descriptor, $0.baseAddress! + filled, $0.count - filled, off_t(offset))
+                }
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    throw Failure(code: errno)
+                }
+                if got == 0 { throw Failure(code: EIO) }
+                filled += got
+                offset += got
+                continue
+            }
+            let body = start + 4..<start + need
+            let null = body.upperBound - tail - 4
+            let position = index < positions.cardCount ? positions.position[index] : -1
+            if position < 0 {
+                buffer.withUnsafeBytes { writer.serialized(UnsafeRawBufferPointer(rebasing: $0[body])) }
+            } else {
+                var card = Array(buffer[body.lowerBound..<null])
+                card += Array(String(position).utf8)
+                card += buffer[null + 4..<body.upperBound]
+                card.withUnsafeBytes { writer.serialized($0) }
+            }
+            if format == .ndjson { writer.raw("\n") }
+            start += need
+            index += 1
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// The index of the first `byte` after index `after`.
+    fileprivate func firstIndex(of byte: UInt8, after: Int) -> Int {
+        var index = after + 1
+        while index < count && self[index] != byte { index += 1 }
+        return index
+    }
+}
