@@ -250,6 +250,26 @@ public struct TapAction: Sendable, Hashable {
                 ("via", .optional(via)), ("overridden", .bool(overridden)), ("note", .optional(note)),
             ]))
     }
+
+    /// Writes ``json`` without building it: the same bytes.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("target")
+        writer.string(target.rawValue)
+        writer.key("index")
+        writer.int(index)
+        writer.key("action")
+        writer.string(action.rawValue)
+        writer.key("url")
+        writer.string(url.map(Redaction.redactURL))
+        writer.key("via")
+        writer.string(via)
+        writer.key("overridden")
+        writer.bool(overridden)
+        writer.key("note")
+        writer.string(note)
+        writer.endObject()
+    }
 }
 
 extension TapAction: CustomStringConvertible, CustomDebugStringConvertible {
@@ -293,6 +313,26 @@ public struct SlideRecord: Sendable, Hashable {
                 ("url", .optional(url.map(Redaction.redactURL))), ("dropped", .bool(droppedReason != nil)),
                 ("reason", .optional(droppedReason)),
             ]))
+    }
+
+    /// Writes ``json`` without building it: the same bytes.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("index")
+        writer.int(index)
+        writer.key("position")
+        writer.int(position)
+        writer.key("image")
+        writer.string(image.map(Redaction.redactURL))
+        writer.key("title")
+        writer.string(title.map(Redaction.redactText))
+        writer.key("url")
+        writer.string(url.map(Redaction.redactURL))
+        writer.key("dropped")
+        writer.bool(droppedReason != nil)
+        writer.key("reason")
+        writer.string(droppedReason)
+        writer.endObject()
     }
 }
 
@@ -486,11 +526,11 @@ public struct ResolvedCard: Sendable, Hashable {
         writer.string(body.map(Redaction.redactText))
         writer.key("tapActions")
         writer.beginArray()
-        for action in tapActions { writer.value(action.json) }
+        for action in tapActions { action.write(to: &writer) }
         writer.endArray()
         writer.key("slides")
         writer.beginArray()
-        for slide in slides { writer.value(slide.json) }
+        for slide in slides { slide.write(to: &writer) }
         writer.endArray()
         writer.key("feedPosition")
         writer.int(feedPosition)

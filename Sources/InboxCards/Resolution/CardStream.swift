@@ -130,10 +130,11 @@ public final class CardStream: Sendable {
                     cards.removeAll(keepingCapacity: true)
                     resolver.resolve(message, at: at, into: &cards, inputFindings: &ignored)
                     ignored.removeAll(keepingCapacity: true)
-                    for var card in cards where index < end {
-                        positions.apply(to: &card, index: index)
+                    // In place: `for var card in cards` would copy every card (a dozen retains) first.
+                    for slot in cards.indices where index < end {
+                        positions.apply(to: &cards[slot], index: index)
                         index += 1
-                        body(card)
+                        body(cards[slot])
                     }
                 }
             } catch {
