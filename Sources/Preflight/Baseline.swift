@@ -77,32 +77,19 @@ public struct Baseline: Sendable, Hashable {
     /// ``fingerprint(_:_:)`` with the context's id and URL redacted already (once per card and asset, not once per
     /// finding): FNV-1a over `code\nid\nsubject[\nplatform]`, fed part by part instead of from one joined string.
     static func fingerprint(_ finding: Finding, redactedID: String, redactedURL: String?) -> String {
-        let subject = redactedURL ?? finding.path ?? ""
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func add(_ text: String) {
-            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        }
-        let newline: UInt64 = 0x0A
-        add(finding.code)
-        hash = (hash ^ newline) &* 0x100_0000_01b3
-        add(redactedID)
-        hash = (hash ^ newline) &* 0x100_0000_01b3
-        add(subject)
+        var hash = FNV1a()
+        hash.add(finding.code)
+        hash.add(0x0A)
+        hash.add(redactedID)
+        hash.add(0x0A)
+        hash.add(redactedURL ?? finding.path ?? "")
         // An Android rule's finding is its own (the same code may say another thing on iOS: a cell's geometry); an
         // iOS rule's keeps the fingerprint it had when iOS's rules were the only ones, so older baselines still match.
         if let platform = finding.platform, platform != .ios {
-            hash = (hash ^ newline) &* 0x100_0000_01b3
-            add(platform.rawValue)
+            hash.add(0x0A)
+            hash.add(platform.rawValue)
         }
-        // Sixteen lowercase hex digits, zero-padded.
-        return String(unsafeUninitializedCapacity: 16) { buffer in
-            let digits: StaticString = "0123456789abcdef"
-            for index in 0..<16 {
-                let nibble = Int((hash >> UInt64(60 - 4 * index)) & 0xF)
-                buffer[index] = digits.utf8Start[nibble]
-            }
-            return 16
-        }
+        return hash.hex
     }
 
     static func hint(_ finding: Finding, _ context: FindingContext) -> String {

@@ -54,11 +54,14 @@ public struct ResolveJob: Sendable {
     /// known).
     private static func likelyAssetURLs(of messages: ArraySlice<InboxMessage>, in shard: Shard) -> [String] {
         messages.withUnsafeBufferPointer { messages in
-            messages.indices.compactMap { index in
-                guard messages[index].reachesInbox, let url = messages[index].imageURL else { return nil }
-                return shard.contains(url) ? url : nil
-            }
+            messages.indices.compactMap { likelyAssetURL(of: messages[$0], in: shard) }
         }
+    }
+
+    /// A message's image URL when it reaches the inbox and belongs to `shard` (``likelyAssetURLs(of:in:)``).
+    static func likelyAssetURL(of message: InboxMessage, in shard: Shard) -> String? {
+        guard message.reachesInbox, let url = message.imageURL, shard.contains(url) else { return nil }
+        return url
     }
 
     /// Reads `inputs` in order. An unusable input does not stop the others.
@@ -73,13 +76,8 @@ public struct ResolveJob: Sendable {
             do {
                 var read = try CampaignReader.read(
                     bytes: input.bytes, source: input.name, options: readerOptions, observer: observer)
-                if read.messages.isEmpty {
-                    // Nothing to resolve: unusable as a whole (exit 2); the first error found in it is the reason.
-                    read.findings.removeAll { $0.finding.code == CardFindingCode.noMessages }
-                    let first = read.findings.firstIndex { $0.finding.severity == .error }
-                    let reason = first.map { read.findings.remove(at: $0).finding.message }
-                    unusable.append(InputError(source: input.name, kind: .noMessages(reason: reason)))
-                }
+                // Nothing to resolve: unusable as a whole (exit 2).
+                if read.messages.isEmpty { unusable.append(read.noMessagesError(source: input.name)) }
                 batch.append(read)
             } catch {
                 unusable.append(error)

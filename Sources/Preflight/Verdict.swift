@@ -179,7 +179,8 @@ public struct Verdict: Sendable {
             let assetContext = FindingContext(
                 id: check.card.id, url: check.assets[assetIndex].url, kinds: kinds,
                 httpStatus: check.assets[assetIndex].httpStatus)
-            let url = check.assets[assetIndex].findings.isEmpty ? nil : Redaction.redactURL(assetContext.url!)
+            let url =
+                check.assets[assetIndex].findings.isEmpty ? nil : Redaction.redactURL(check.assets[assetIndex].url)
             for index in check.assets[assetIndex].findings.indices {
                 judge(
                     &check.assets[assetIndex].findings[index], assetContext, redactedID: id, redactedURL: url,

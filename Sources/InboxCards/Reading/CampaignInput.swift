@@ -29,14 +29,6 @@ public struct CampaignInput: Sendable {
         storage = .file(file)
     }
 
-    /// Its size in bytes (a file's when it was opened).
-    public var size: Int {
-        switch storage {
-        case .bytes(let bytes): bytes.count
-        case .file(let file): file.size
-        }
-    }
-
     /// Whether it reads the same as when it was first read: bytes always; a file whose size and modification time
     /// are those it was opened with.
     public var isUnchanged: Bool {

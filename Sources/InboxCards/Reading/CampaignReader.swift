@@ -100,6 +100,17 @@ public struct ReadBatch: Sendable, Hashable {
     }
 }
 
+extension ReadBatch {
+    /// The input of a read that found no message as unusable (exit 2): the `input.noMessages` finding goes, and
+    /// the first error found in it, if any, becomes the reason (taken out of the findings).
+    public mutating func noMessagesError(source: String) -> InputError {
+        findings.removeAll { $0.finding.code == CardFindingCode.noMessages }
+        let first = findings.firstIndex { $0.finding.severity == .error }
+        let reason = first.map { findings.remove(at: $0).finding.message }
+        return InputError(source: source, kind: .noMessages(reason: reason))
+    }
+}
+
 /// Reads campaign inputs: createMessage requests, inbox feed messages and push payloads, recognised
 /// per object, from a single object, an array or NDJSON.
 public enum CampaignReader {

@@ -22,8 +22,7 @@ public final class CardSpool {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public var code: Int32
         public var description: String {
-            let text = String(cString: strerror(code))
-            return "cannot write the card spool in $TMPDIR: " + text.prefix(1).lowercased() + text.dropFirst()
+            "cannot write the card spool in $TMPDIR: \(CampaignFile.ReadError(code: code))"
         }
     }
 
@@ -52,8 +51,11 @@ public final class CardSpool {
 
     /// Serializes the next card of the run (its feed position not known yet).
     public func add(_ card: ResolvedCard) {
-        var card = card
-        card.feedPosition = nil
+        guard card.feedPosition == nil else {
+            var unplaced = card
+            unplaced.feedPosition = nil
+            return add(unplaced)
+        }
         var writer = JSONWriter(pretty: format == .json)
         if format == .json {
             // At the depth of the report's `cards` array, so that its indentation is the report's.
@@ -65,8 +67,8 @@ public final class CardSpool {
             card.write(to: &writer, type: "card")
         }
         let bytes = writer.bytes
-        // Past the comma and new line the element's place put before it.
-        let start = bytes.firstIndex(of: UInt8(ascii: "{"), after: format == .json ? 1 : -1)
+        // Past the document's own `{` and the comma and new line the element's place put before it.
+        let start = bytes[(format == .json ? 1 : 0)...].firstIndex(of: UInt8(ascii: "{"))!
         var length = UInt32(bytes.count - start).littleEndian
         withUnsafeBytes(of: &length) { pending.append(contentsOf: $0) }
         pending.append(contentsOf: bytes[start...])
@@ -157,14 +159,5 @@ public final class CardSpool {
             start += need
             index += 1
         }
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// The index of the first `byte` after index `after`.
-    fileprivate func firstIndex(of byte: UInt8, after: Int) -> Int {
-        var index = after + 1
-        while index < count && self[index] != byte { index += 1 }
-        return index
     }
 }

@@ -17,10 +17,10 @@ public struct StreamedResolve: Sendable {
     /// The cards, in run order, with their feed positions.
     public var cards: CardStream
     /// Cards that render as classic instead of their requested kind.
-    public var degraded = 0
+    public var degraded: Int
     /// The cards' own findings (input findings not counted) of each severity, and the highest.
-    public var cardErrors = 0
-    public var cardWarnings = 0
+    public var cardErrors: Int
+    public var cardWarnings: Int
     public var cardMaxSeverity: Severity?
 
     /// The highest severity among the run's findings (input and card findings); `nil`: none.
@@ -94,8 +94,8 @@ public struct StreamedResolve: Sendable {
 public final class CardStream: Sendable {
     /// How many cards a walk yields.
     public let count: Int
+    /// Resolves with ``ResolveOptions/at`` fixed at the first read, so every walk resolves the same cards.
     let resolver: CardResolver
-    let at: Int64
     /// The inputs that gave cards, each with how many.
     let inputs: [(input: CampaignInput, cards: Int)]
     let readerOptions: ReaderOptions
@@ -103,11 +103,10 @@ public final class CardStream: Sendable {
     private let failed = Mutex<InputError?>(nil)
 
     init(
-        resolver: CardResolver, at: Int64, inputs: [(input: CampaignInput, cards: Int)], readerOptions: ReaderOptions,
+        resolver: CardResolver, inputs: [(input: CampaignInput, cards: Int)], readerOptions: ReaderOptions,
         positions: FeedPositions
     ) {
         self.resolver = resolver
-        self.at = at
         self.inputs = inputs
         self.readerOptions = readerOptions
         self.positions = positions
@@ -119,6 +118,7 @@ public final class CardStream: Sendable {
 
     /// Hands `body` every card in run order, resolved again from the inputs.
     public func forEach(_ body: (ResolvedCard) -> Void) {
+        let at = resolver.moment
         var index = 0
         var cards: [ResolvedCard] = []
         var ignored: [SourcedFinding] = []
@@ -173,10 +173,7 @@ extension CardResolver {
         var walked: [(input: CampaignInput, cards: Int)] = []
         var messages = 0
         var cards: [ResolvedCard] = []
-        var result = StreamedResolve(
-            options: fixed, messagesRead: 0, inputFindings: [], unusableInputs: [],
-            cards: CardStream(
-                resolver: resolver, at: at, inputs: [], readerOptions: readerOptions, positions: FeedPositions()))
+        var counted = (degraded: 0, errors: 0, warnings: 0, worst: Severity?.none)
         for input in inputs {
             let before = order.cardCount
             do {
@@ -187,23 +184,16 @@ extension CardResolver {
                     order.add(message, cards: cards[...], at: at)
                     for index in cards.indices {
                         let findings = cards[index].findings
-                        if cards[index].degraded { result.degraded += 1 }
-                        result.cardErrors += findings.count(.error)
-                        result.cardWarnings += findings.count(.warning)
-                        if let worst = findings.maxSeverity {
-                            result.cardMaxSeverity = max(result.cardMaxSeverity ?? worst, worst)
-                        }
+                        if cards[index].degraded { counted.degraded += 1 }
+                        counted.errors += findings.count(.error)
+                        counted.warnings += findings.count(.warning)
+                        if let worst = findings.maxSeverity { counted.worst = max(counted.worst ?? worst, worst) }
                         card(cards[index])
                     }
                 }
                 messages += read.messages
-                if read.messages == 0 {
-                    // Nothing to resolve: unusable as a whole (exit 2); the first error found in it is the reason.
-                    read.batch.findings.removeAll { $0.finding.code == CardFindingCode.noMessages }
-                    let first = read.batch.findings.firstIndex { $0.finding.severity == .error }
-                    let reason = first.map { read.batch.findings.remove(at: $0).finding.message }
-                    unusable.append(InputError(source: input.name, kind: .noMessages(reason: reason)))
-                }
+                // Nothing to resolve: unusable as a whole (exit 2).
+                if read.messages == 0 { unusable.append(read.batch.noMessagesError(source: input.name)) }
                 readFindings += read.batch.findings
             } catch {
                 unusable.append(error)
@@ -211,53 +201,13 @@ extension CardResolver {
             // A file that failed part way may have given cards already: walks read it again for as many.
             if order.cardCount > before { walked.append((input, order.cardCount - before)) }
         }
-        result.messagesRead = messages
-        result.inputFindings = readFindings + runFindings + messageFindings + unusable.map(\.finding)
-        result.unusableInputs = unusable
-        result.cards = CardStream(
-            resolver: resolver, at: at, inputs: walked, readerOptions: readerOptions, positions: order.positions())
-        return result
-    }
-}
-
-/// The cards of a run in run order, walked as often as a report needs: held in memory (a run already resolved
-/// whole) or resolved again on each walk (``CardStream``).
-public struct ResolvedCards: Sendable {
-    enum Storage: Sendable {
-        case held([ResolvedCard])
-        case streamed(CardStream)
-    }
-
-    let storage: Storage
-
-    public init(_ cards: [ResolvedCard]) { storage = .held(cards) }
-    public init(_ stream: CardStream) { storage = .streamed(stream) }
-
-    /// How many cards a walk yields.
-    public var count: Int {
-        switch storage {
-        case .held(let cards): cards.count
-        case .streamed(let stream): stream.count
-        }
-    }
-
-    /// Hands `body` every card in run order.
-    public func forEach(_ body: (ResolvedCard) -> Void) {
-        switch storage {
-        case .held(let cards):
-            // Through the buffer: `for card in cards` copies every card (a dozen retains) first.
-            cards.withUnsafeBufferPointer { cards in
-                for index in cards.indices { body(cards[index]) }
-            }
-        case .streamed(let stream): stream.forEach(body)
-        }
-    }
-
-    /// Why a walk of a streamed run ended early, if one did (``CardStream/failure``).
-    public var failure: InputError? {
-        switch storage {
-        case .held: nil
-        case .streamed(let stream): stream.failure
-        }
+        return StreamedResolve(
+            options: fixed, messagesRead: messages,
+            inputFindings: readFindings + runFindings + messageFindings + unusable.map(\.finding),
+            unusableInputs: unusable,
+            cards: CardStream(
+                resolver: resolver, inputs: walked, readerOptions: readerOptions, positions: order.positions()),
+            degraded: counted.degraded, cardErrors: counted.errors, cardWarnings: counted.warnings,
+            cardMaxSeverity: counted.worst)
     }
 }

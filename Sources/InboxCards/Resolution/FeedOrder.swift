@@ -228,11 +228,6 @@ public struct FeedPositions: Sendable {
     /// Per card of a per-language message: its positions in the feeds of the message's other languages.
     var others: [Int32: [(language: Int32, position: Int32)]] = [:]
 
-    /// No card.
-    public init() {
-        self.init(position: [], firstCards: [0], sentAt: [], read: [], languageNames: [])
-    }
-
     init(position: [Int32], firstCards: [Int32], sentAt: [Int64], read: [Bool], languageNames: [String]) {
         self.position = position
         self.firstCards = firstCards

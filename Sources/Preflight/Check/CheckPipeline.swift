@@ -123,7 +123,7 @@ public struct CheckPipeline: Sendable {
 
     /// ``prepare(_:progress:)`` of inputs that may be files left on disk: the cards are never all held. A first
     /// read resolves every message and keeps only the plan, the cards' distinct asset uses and their feed order;
-    /// each report walk resolves the cards again (``ResolvedCards``).
+    /// each report walk resolves the cards again (``CardStream``).
     public func prepare(
         _ inputs: [CampaignInput], progress: (@Sendable (ProgressSnapshot) -> Void)? = nil
     ) async -> PreparedCheck {
@@ -137,7 +137,7 @@ public struct CheckPipeline: Sendable {
         let resolved = CardResolver(options: options.resolve).stream(
             inputs, readerOptions: options.reader,
             observer: { message in
-                guard message.reachesInbox, let url = message.imageURL, shard.contains(url) else { return }
+                guard let url = ResolveJob.likelyAssetURL(of: message, in: shard) else { return }
                 ahead.append(url)
                 if ahead.count >= CampaignReader.observedBatch {
                     retriever.readAhead(ahead)
@@ -209,7 +209,7 @@ public struct CheckPipeline: Sendable {
         // Every planned URL is some card's asset, and a failed fetch, probe or inspection marks it failed there.
         summary.assetsFailed = Set(judged.values.filter { $0.status == .failed }.map(\.url)).count
         var prepared = PreparedCheck(
-            options: options.resolve, cards: ResolvedCards(resolved.cards), uses: uses, judged: judged,
+            options: options.resolve, cards: resolved.cards, uses: uses, judged: judged,
             retrieved: retrieved,
             inputFindings: inputFindings, passes: passes, unusableInputs: resolved.unusableInputs,
             summary: summary, bodyLimit: options.maxInspectBytes)

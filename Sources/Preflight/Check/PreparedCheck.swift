@@ -9,7 +9,7 @@ public import StrictJSON
 public struct PreparedCheck: Sendable {
     public var options: ResolveOptions
     /// The resolved cards, in report order: resolved again from the inputs on each walk, never all held.
-    public let cards: ResolvedCards
+    public let cards: CardStream
     /// Findings about inputs and messages that produce no card; a caller may add its own before a report.
     public var inputFindings: [SourcedFinding]
     public let passes: [PassCheck]
@@ -28,7 +28,7 @@ public struct PreparedCheck: Sendable {
     var inputsNamedAlike = false
 
     init(
-        options: ResolveOptions, cards: ResolvedCards, uses: [AssetUse], judged: [AssetUseKey: AssetCheck],
+        options: ResolveOptions, cards: CardStream, uses: [AssetUse], judged: [AssetUseKey: AssetCheck],
         retrieved: [String: RetrievedAsset], inputFindings: [SourcedFinding], passes: [PassCheck],
         unusableInputs: [InputError], summary: CheckSummary, bodyLimit: Int
     ) {

@@ -118,11 +118,11 @@ public enum JUnitReport {
         }
 
         static func hash(_ suite: String, _ name: String) -> UInt64 {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in suite.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            hash = (hash ^ 0) &* 0x100_0000_01b3
-            for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            return hash
+            var hash = FNV1a()
+            hash.add(suite)
+            hash.add(0)
+            hash.add(name)
+            return hash.value
         }
 
         /// The suite `card` is written in.

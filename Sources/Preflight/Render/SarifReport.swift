@@ -66,10 +66,13 @@ public enum SarifReport {
         for entry in result.baselineFixed ?? [] { codes.add(entry.code) }
         let baseline = result.baselineFixed != nil
         var locator = Locator(source: source)
-        Results.writeHead(to: &writer, version: version, codes: codes.order)
-        for known in head.results {
-            writer.value(known.json(ruleIndex: codes.index, baseline: baseline, locator: &locator))
+        func emit(_ results: [Result], to writer: inout JSONWriter) {
+            for result in results {
+                writer.value(result.json(ruleIndex: codes.index, baseline: baseline, locator: &locator))
+            }
         }
+        Results.writeHead(to: &writer, version: version, codes: codes.order)
+        emit(head.results, to: &writer)
         // The second walk writes each card's results: a fingerprint names its card's message, whose cards come
         // one after another, so a message's results are complete when the next message starts.
         var message = Results(inputFindings: [])
@@ -77,9 +80,7 @@ public enum SarifReport {
         var passCardResults = Set<String>()
         let passCards = Set(head.passCards.values)
         func flush(_ writer: inout JSONWriter) {
-            for pending in message.results {
-                writer.value(pending.json(ruleIndex: codes.index, baseline: baseline, locator: &locator))
-            }
+            emit(message.results, to: &writer)
             message = Results(inputFindings: [])
         }
         var writing = CheckWalk(prepared, verdict: verdict)
@@ -97,9 +98,7 @@ public enum SarifReport {
         var passResults = Results(inputFindings: [])
         passResults.passCards = head.passCards
         passResults.add(counting.passes, skipping: head.byFingerprint, passCardResults)
-        for pending in passResults.results {
-            writer.value(pending.json(ruleIndex: codes.index, baseline: baseline, locator: &locator))
-        }
+        emit(passResults.results, to: &writer)
         Results.writeTail(to: &writer, fixed: result.baselineFixed, ruleIndex: codes.index)
         return result
     }
