@@ -10,12 +10,15 @@ import WalletPass
 /// those of the whole report judged at once, under severity overrides, ignore rules and a baseline alike.
 @Suite(.serialized)
 struct CheckReportStreamTests {
-    /// The demo campaign checked for both platforms, `copies` times under as many names (each a JUnit suite).
-    static func prepared(copies: Int = 1) async throws -> PreparedCheck {
+    /// The demo campaign checked for both platforms, `copies` times under as many names (each a JUnit suite), or
+    /// all under its own name (`alike`: two messages then share each card id, as in `check demo.json demo.json`).
+    static func prepared(copies: Int = 1, alike: Bool = false) async throws -> PreparedCheck {
         var resolve = ResolveOptions()
         resolve.platforms = [.ios, .android]
         return try await RenderFixtures.withDemoPipeline(CheckOptions(resolve: resolve)) { pipeline, inputs in
-            await pipeline.prepare(inputs + (1..<copies).map { (name: "again-\($0).json", bytes: inputs[0].bytes) })
+            await pipeline.prepare(
+                inputs
+                    + (1..<copies).map { (name: alike ? inputs[0].name : "again-\($0).json", bytes: inputs[0].bytes) })
         }
     }
 
@@ -130,5 +133,70 @@ struct CheckReportStreamTests {
             #expect(result.summary == report.summary)
             #expect(Baseline(entries: result.baselineEntries ?? []) == Baseline.of(report))
         }
+    }
+
+    /// `check`'s text report walks the cards three times (the table's widths, its rows, the findings), keeping only
+    /// what the layout needs: the text of the whole report rendered at once, printed whole and fitted to narrow
+    /// terminals, with one input and with two.
+    @Test(arguments: [1, 2]) func theTextWalksWriteTheJudgedReportsText(copies: Int) async throws {
+        let prepared = try await Self.prepared(copies: copies)
+        for verdict in Self.verdicts(prepared) {
+            var report = prepared.report()
+            verdict.apply(to: &report)
+            for width in [nil, 60, 100, 140] as [Int?] {
+                let style = TextStyle(color: width == 100)
+                var bytes: [UInt8] = []
+                let result = CheckTextReport.write(
+                    prepared, verdict: verdict, keepingBaselineEntries: true, style: style, width: width
+                ) { bytes += $0 }
+                let streamed = String(decoding: bytes, as: UTF8.self)
+                #expect(streamed == CheckTextReport.render(report, style: style, width: width), "width \(width ?? 0)")
+                #expect(result.summary == report.summary)
+                #expect(Baseline(entries: result.baselineEntries ?? []) == Baseline.of(report))
+            }
+        }
+    }
+
+    /// Two inputs of one name give two messages each card id: the walks that keep a message's fingerprints only
+    /// while its cards go by (text, Markdown) and SARIF's per-message results keep them all instead, and write what
+    /// the whole report renders.
+    @Test func inputsOfOneNameWriteTheJudgedReportsText() async throws {
+        let prepared = try await Self.prepared(copies: 2, alike: true)
+        let single = try await Self.prepared()
+        #expect(prepared.inputsNamedAlike && !single.inputsNamedAlike)
+        let verdict = Verdict(policy: .warning)
+        var report = prepared.report()
+        verdict.apply(to: &report)
+        func text(_ prepared: PreparedCheck) -> String {
+            var bytes: [UInt8] = []
+            _ = CheckTextReport.write(prepared, verdict: verdict, style: TextStyle(color: false)) { bytes += $0 }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        /// The cards' own finding lines (four spaces, then the severity) of the Findings section: each fingerprint
+        /// is printed once.
+        func findingLines(_ text: String) -> Int {
+            guard let start = text.range(of: "\nFindings\n") else { return 0 }
+            let section = text[start.upperBound...]
+            let end = section.range(of: "\n\n")?.lowerBound ?? section.endIndex
+            return section[..<end].split(separator: "\n").count { line in
+                ["    error ", "    warning ", "    info "].contains { line.hasPrefix($0) }
+            }
+        }
+        let twice = text(prepared)
+        #expect(twice == CheckTextReport.render(report, style: TextStyle(color: false)))
+        #expect(findingLines(twice) == findingLines(text(single)), "the second copy's findings print as repeated")
+        #expect(findingLines(twice) > 0)
+        let page = MarkdownReport.render(prepared, verdict: verdict).text
+        #expect(page == MarkdownReport.render(report))
+        /// `N findings (once per message)`: the same messages, the same distinct findings.
+        func counted(_ page: String) -> Substring? {
+            page.split(separator: "\n").first { $0.contains("(once per message)") }
+        }
+        #expect(counted(page) != nil)
+        #expect(counted(page) == counted(MarkdownReport.render(single, verdict: verdict).text))
+        var writer = JSONWriter(pretty: true)
+        _ = SarifReport.write(prepared, verdict: verdict, version: "1.0", to: &writer)
+        writer.raw("\n")
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == SarifReport.render(report, version: "1.0"))
     }
 }
