@@ -79,7 +79,7 @@ while True:
         head += chunk[:65536]
     tail = (tail + chunk)[-65536:]
 if head.startswith(b"{\n") and b"sarif" not in head[:200]:
-    # resolve prints its summary first, check (schemaVersion 2) last.
+    # resolve prints its summary first, check (schemaVersion 3) last.
     found = re.search(rb"\"cards\": (\d+)", head) or list(re.finditer(rb"\"cards\": (\d+)", tail))[-1]
     cards = int(found.group(1))
 elif head.startswith(b"{\"type\""):

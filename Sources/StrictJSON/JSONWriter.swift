@@ -11,8 +11,18 @@
 public struct JSONWriter: ~Copyable {
     /// The text written and not yet handed to the sink.
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer.base, count: buffer.count)) }
+    /// How many bytes ``bytes`` holds.
+    public var count: Int { buffer.count }
+
+    /// Calls `body` with the text written and not yet handed to the sink, without copying it.
+    public func withUnsafeBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: buffer.base, count: buffer.count))
+    }
     /// Two-space indentation and one member per line, as `serialized(pretty: true)`.
     public let pretty: Bool
+    /// Members whose value is `null` are left out (the key is held until its value comes): a compact document
+    /// whose readers take a missing member for `null`. A ``value(_:)`` tree is written whole, its nulls included.
+    public let omitsNullMembers: Bool
     /// The buffer size at which the sink gets the text (when there is a sink).
     public let flushThreshold: Int
     private let sink: ((UnsafeRawBufferPointer) -> Void)?
@@ -21,10 +31,36 @@ public struct JSONWriter: ~Copyable {
     private var open: [(isArray: Bool, isEmpty: Bool)] = []
     /// A key was written; the next value is its member's value.
     private var afterKey = false
+    /// Under ``omitsNullMembers``: the key written last, not yet in the buffer.
+    private var heldKey: HeldKey?
+    /// Where each member of a top-level object starts, when ``marksMembers``.
+    public private(set) var memberMarks: [MemberMark] = []
+    /// Records ``memberMarks``.
+    public let marksMembers: Bool
+
+    /// Where a member of a top-level object starts in the text: its key's opening quote and its value's first
+    /// byte. In compact text its key ends one byte before its value (the colon) and its value one byte before the
+    /// next member's key (the comma) or the object's closing brace.
+    public struct MemberMark: Sendable, Hashable {
+        public var key: Int
+        public var value: Int
+
+        public init(key: Int, value: Int) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    private enum HeldKey {
+        case code(StaticString)
+        case text(String)
+    }
 
     /// A writer that keeps all of the text in ``bytes``.
-    public init(pretty: Bool = false) {
+    public init(pretty: Bool = false, omitsNullMembers: Bool = false, marksMembers: Bool = false) {
         self.pretty = pretty
+        self.omitsNullMembers = omitsNullMembers
+        self.marksMembers = marksMembers
         self.flushThreshold = .max
         self.sink = nil
         self.buffer = Buffer(capacity: 4096)
@@ -35,6 +71,8 @@ public struct JSONWriter: ~Copyable {
         pretty: Bool = false, flushThreshold: Int = 1 << 16, sink: @escaping (UnsafeRawBufferPointer) -> Void
     ) {
         self.pretty = pretty
+        self.omitsNullMembers = false
+        self.marksMembers = false
         self.flushThreshold = flushThreshold
         self.sink = sink
         self.buffer = Buffer(capacity: flushThreshold + 4096)
@@ -45,6 +83,13 @@ public struct JSONWriter: ~Copyable {
         guard let sink, buffer.count > 0 else { return }
         sink(UnsafeRawBufferPointer(start: buffer.base, count: buffer.count))
         buffer.count = 0
+    }
+
+    /// Forgets the text written (between documents): the buffer is kept for the next one.
+    public mutating func removeAll() {
+        precondition(open.isEmpty, "removeAll inside a JSON container")
+        buffer.count = 0
+        memberMarks.removeAll(keepingCapacity: true)
     }
 
     /// Appends raw bytes that are not JSON (such as the newline after a document). Only between documents.
@@ -75,11 +120,22 @@ public struct JSONWriter: ~Copyable {
     /// code); the next value written is the member's value.
     public mutating func key(string key: String) {
         precondition(open.last?.isArray == false && !afterKey, "a key outside an object, or two keys in a row")
+        if omitsNullMembers {
+            heldKey = .text(key)
+            afterKey = true
+            return
+        }
+        writeKey(string: key)
+    }
+
+    private mutating func writeKey(string key: String) {
         separate()
+        let start = buffer.count
         buffer.appendString(key)
         buffer.append(UInt8(ascii: ":"))
         if pretty { buffer.append(UInt8(ascii: " ")) }
         afterKey = true
+        if marksMembers && open.count == 1 { memberMarks.append(MemberMark(key: start, value: buffer.count)) }
     }
 
     /// Starts a member of the innermost object; the next value written is the member's value. The key is copied
@@ -91,7 +147,17 @@ public struct JSONWriter: ~Copyable {
             return self.key(string: key.description)
         }
         precondition(open.last?.isArray == false && !afterKey, "a key outside an object, or two keys in a row")
+        if omitsNullMembers {
+            heldKey = .code(key)
+            afterKey = true
+            return
+        }
+        writeKey(name)
+    }
+
+    private mutating func writeKey(_ name: UnsafeBufferPointer<UInt8>) {
         separate()
+        let start = buffer.count
         buffer.reserve(name.count + 4)
         buffer.put(UInt8(ascii: "\""))
         buffer.put(name)
@@ -99,6 +165,7 @@ public struct JSONWriter: ~Copyable {
         buffer.put(UInt8(ascii: ":"))
         if pretty { buffer.put(UInt8(ascii: " ")) }
         afterKey = true
+        if marksMembers && open.count == 1 { memberMarks.append(MemberMark(key: start, value: buffer.count)) }
     }
 
     // MARK: values
@@ -143,12 +210,18 @@ public struct JSONWriter: ~Copyable {
     }
 
     public mutating func null() {
+        if afterKey && omitsNullMembers {
+            afterKey = false
+            heldKey = nil
+            return
+        }
         beginValue()
         buffer.append(Self.nullText)
     }
 
     /// A whole value, written as ``JSONValue/serialized(pretty:)`` writes it at this depth.
     public mutating func value(_ value: JSONValue) {
+        if omitsNullMembers, value == .null { return null() }
         beginValue()
         var text: [UInt8] = []
         value.write(to: &text, pretty: pretty, indent: open.count)
@@ -175,6 +248,17 @@ public struct JSONWriter: ~Copyable {
     private mutating func beginValue() {
         if afterKey {
             afterKey = false
+            switch heldKey {
+            case .code(let key)?:
+                heldKey = nil
+                writeKey(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+                afterKey = false
+            case .text(let key)?:
+                heldKey = nil
+                writeKey(string: key)
+                afterKey = false
+            case nil: break
+            }
             return
         }
         guard !open.isEmpty else { return }

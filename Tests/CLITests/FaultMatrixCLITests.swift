@@ -1,6 +1,7 @@
 import FixtureServer
 import Foundation
 import StrictJSON
+import TestSupport
 import Testing
 
 /// The fault matrix of DESIGN.md "Reliability targets" through `check`, in one run: every fault answers with its
@@ -51,7 +52,7 @@ import Testing
         // on 2 cores it has taken 74-94 s; an unbounded fault (no timeout honoured) would never end.
         #expect(Date().timeIntervalSince(started) < 300, "bounded by the engine's own timeouts")
         #expect(result.status == 1, "broken cards are errors")
-        let report = try JSON.parse(result.stdout)
+        let report = CheckReportJSON.flattened(try JSON.parse(result.stdout))
         let cards = try #require(report["cards"]?.arrayValue)
         #expect(cards.count == cases.count)
         for (card, testCase) in zip(cards, cases) {
@@ -75,7 +76,7 @@ import Testing
                 "--connect-to", "cdn.example.com:443:127.0.0.1:\(server.httpsPort!)", "--cacert", server.caFilePath!,
             ], stdin: campaign)
         #expect(result.status == 0, "\(result.stderr)")
-        let report = try JSON.parse(result.stdout)
+        let report = CheckReportJSON.flattened(try JSON.parse(result.stdout))
         #expect(report["cards"]?[0]?["broken"] == false)
         #expect(server.requests(for: "/retry/1/429/1/inbox/studio.jpg") == 2, "one 429, then the retry after 1 s")
     }

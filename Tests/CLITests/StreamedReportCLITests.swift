@@ -73,7 +73,7 @@ import Testing
         let result = try await CLI.run(arguments)
         let values = try Self.lines(result.stdout)
         let summary = try #require(values.last)
-        #expect(summary["schemaVersion"] == 2)
+        #expect(summary["schemaVersion"] == 3)
         #expect(summary["failing"] == .bool(result.status == 1), "exit \(result.status)")
         #expect(result.status == (failOn == "never" ? 0 : 1))
         let cards = values.filter { $0["type"] == "card" }

@@ -3,6 +3,7 @@ import Foundation
 import InboxCards
 import Preflight
 import StrictJSON
+import TestSupport
 import Testing
 
 /// `docs/report.schema.json` against real `CheckReport.json` outputs, and deliberately broken documents.
@@ -30,11 +31,20 @@ struct SchemaTests {
         var bytes: [UInt8] = []
     }
 
-    /// The streamed document is byte for byte the tree's serialization, for every corner of the model.
+    /// The streamed document is byte for byte the document written whole, for every corner of the model, and
+    /// the same value as its tree: indented, but each message one compact line.
     @Test(arguments: Sample.allCases)
-    func streamedIsTheTreeSerialized(sample: Sample) {
+    func streamedIsTheTreeSerialized(sample: Sample) throws {
         let report = sample.report
-        #expect(Self.streamed(report) == Array(report.json.serialized(pretty: true).utf8))
+        var whole = JSONWriter(pretty: true)
+        report.write(to: &whole)
+        let streamed = Self.streamed(report)
+        #expect(streamed == whole.bytes)
+        #expect(try JSON.parse(streamed) == report.json)
+        let text = String(decoding: streamed, as: UTF8.self)
+        let messages = text.split(separator: "\n").filter { $0.hasPrefix("    {\"id\":") }
+        #expect(messages.count == report.json["messages"]?.arrayValue?.count)
+        #expect(messages.allSatisfy { $0.hasSuffix("}") || $0.hasSuffix("},") })
     }
 
     /// `check --format ndjson`: every line one compact object with its type first, the cards in order with the
@@ -67,7 +77,8 @@ struct SchemaTests {
             entry["key"] = nil
             #expect(JSONValue.object(entry) == document["assets"]?[key], "asset \(key)")
         }
-        #expect(typed("card") == document["cards"]?.arrayValue)
+        // Each card line is the card of the document's messages as schemaVersion 2 wrote it.
+        #expect(typed("card") == CheckReportJSON.cards(of: document))
         #expect(typed("finding") == document["findings"]?.arrayValue)
         #expect(typed("pass") == document["passes"]?.arrayValue)
         #expect(typed("rootCause") == document["rootCauses"]?.arrayValue)
@@ -190,7 +201,9 @@ struct SchemaTests {
 
     /// The samples really do reach the nullable and optional corners the schema describes.
     @Test func samplesCoverTheSchemasCorners() throws {
-        let json = try Self.printed(Sample.everyKindWithFailuresAndPasses.report).serialized()
+        let printed = try Self.printed(Sample.everyKindWithFailuresAndPasses.report)
+        // The cards as schemaVersion 2 had them (the references' statuses and null indices put back) and the rest.
+        let json = printed.serialized() + JSONValue.array(CheckReportJSON.cards(of: printed)).serialized()
         for needle in [
             "\"signer\":{", "\"signer\":null", "\"summary\":{\"style\"", "\"payload\":{", "\"action\":\"openURL\"",
             "\"status\":\"failed\"", "\"status\":\"skipped\"", "\"httpStatus\":404", "\"index\":null", "\"index\":1",
@@ -204,10 +217,10 @@ struct SchemaTests {
             #expect(judged.contains(needle), "no sample has \(needle)")
         }
         let all = try Self.printed(Sample.everyProfileAndPlatform.report).serialized()
-        #expect(all.contains("\"sdk\":\"6.13\"") && all.contains("\"sdk\":\"7.0\""))
+        #expect(all.contains("\"6.13\"") && all.contains("\"sdks\":[\"7.0\""))
         let android = try Self.printed(Sample.androidTapTargets.report).serialized()
         for needle in [
-            "\"sdk\":\"6.11\"", "\"sdk\":\"6.15\"", "\"target\":\"attachment\"", "\"action\":\"openAttachment\"",
+            "\"sdks\":[\"6.11\"", "\"6.15\"", "\"target\":\"attachment\"", "\"action\":\"openAttachment\"",
             "\"action\":\"refused\"", "OwnRowDestination", "markMessageOpened",
         ] {
             #expect(android.contains(needle), "no sample has \(needle)")
@@ -227,7 +240,7 @@ struct SchemaTests {
     static let breakages: [Breakage] = [
         Breakage(
             name: "no schemaVersion", path: ["schemaVersion"], value: nil, expected: "$: required key schemaVersion"),
-        Breakage(name: "schemaVersion 1", path: ["schemaVersion"], value: 1, expected: "$.schemaVersion: 1 is not 2"),
+        Breakage(name: "schemaVersion 1", path: ["schemaVersion"], value: 1, expected: "$.schemaVersion: 1 is not 3"),
         Breakage(
             name: "negative count", path: ["summary", "cards"], value: -1,
             expected: "$.summary.cards: -1 is less than 0"),
@@ -241,38 +254,50 @@ struct SchemaTests {
             name: "unknown summary key", path: ["summary", "skipped"], value: 0,
             expected: "$.summary: key skipped is not allowed"),
         Breakage(
-            name: "unknown kind", path: ["cards", "0", "resolved"], value: "fancy",
-            expected: "$.cards[0].resolved: \"fancy\" is not one of"),
+            name: "unknown kind", path: ["messages", "0", "resolved"], value: "fancy",
+            expected: "$.messages[0].resolved: \"fancy\" is not one of"),
         Breakage(
-            name: "unknown platform", path: ["cards", "0", "platform"], value: "web",
-            expected: "$.cards[0].platform: \"web\" is not one of"),
+            name: "unknown platform", path: ["messages", "0", "cards", "0", "platform"], value: "web",
+            expected: "$.messages[0].cards[0].platform: \"web\" is not one of"),
         Breakage(
-            name: "degraded as string", path: ["cards", "0", "degraded"], value: "false",
-            expected: "$.cards[0].degraded: string is not boolean"),
+            name: "degraded as string", path: ["messages", "0", "degraded"], value: "false",
+            expected: "$.messages[0].degraded: string is not boolean"),
         Breakage(
-            name: "card without broken", path: ["cards", "1", "broken"], value: nil,
-            expected: "$.cards[1]: required key broken is missing"),
+            name: "entry without sdks", path: ["messages", "1", "cards", "0", "sdks"], value: nil,
+            expected: "$.messages[1].cards[0]: required key sdks is missing"),
         Breakage(
-            name: "unknown asset status", path: ["cards", "0", "assets", "0", "status"], value: "gone",
-            expected: "$.cards[0].assets[0].status: \"gone\" is not one of"),
+            name: "entry without a version", path: ["messages", "1", "cards", "0", "sdks"], value: .array([]),
+            expected: "$.messages[1].cards[0].sdks:"),
         Breakage(
-            name: "unknown asset role", path: ["cards", "0", "assets", "0", "role"], value: "logo",
-            expected: "$.cards[0].assets[0].role: \"logo\" is not one of"),
+            name: "unknown SDK version", path: ["messages", "1", "cards", "0", "sdks"], value: ["7.9"],
+            expected: "$.messages[1].cards[0].sdks[0]: \"7.9\" is not one of"),
         Breakage(
-            name: "use as string", path: ["cards", "0", "assets", "0", "use"], value: "0",
-            expected: "$.cards[0].assets[0].use: string is not integer"),
+            name: "message without id", path: ["messages", "2", "id"], value: nil,
+            expected: "$.messages[2]: required key id is missing"),
         Breakage(
-            name: "unknown severity", path: ["cards", "6", "findings", "0", "severity"], value: "fatal",
-            expected: "$.cards[6].findings[0].severity: \"fatal\" is not one of"),
+            name: "a card member on the message", path: ["messages", "2", "platform"], value: "ios",
+            expected: "$.messages[2]: key platform is not allowed"),
         Breakage(
-            name: "finding without path", path: ["cards", "6", "findings", "0", "path"], value: nil,
-            expected: "$.cards[6].findings[0]: required key path is missing"),
+            name: "unknown asset status", path: ["messages", "0", "assets", "0", "status"], value: "gone",
+            expected: "$.messages[0].assets[0].status: \"gone\" is not one of"),
+        Breakage(
+            name: "unknown asset role", path: ["messages", "0", "assets", "0", "role"], value: "logo",
+            expected: "$.messages[0].assets[0].role: \"logo\" is not one of"),
+        Breakage(
+            name: "use as string", path: ["messages", "0", "assets", "0", "use"], value: "0",
+            expected: "$.messages[0].assets[0].use: string is not integer"),
+        Breakage(
+            name: "unknown severity", path: ["messages", "6", "findings", "0", "severity"], value: "fatal",
+            expected: "$.messages[6].findings[0].severity: \"fatal\" is not one of"),
+        Breakage(
+            name: "finding without message", path: ["messages", "6", "findings", "0", "message"], value: nil,
+            expected: "$.messages[6].findings[0]: required key message is missing"),
         Breakage(
             name: "input finding without source", path: ["findings", "0", "source"], value: nil,
             expected: "$.findings[0]: required key source is missing"),
         Breakage(
-            name: "unknown button action", path: ["cards", "1", "buttons", "0", "action"], value: "open",
-            expected: "$.cards[1].buttons[0].action: \"open\" is not one of"),
+            name: "unknown button action", path: ["messages", "1", "buttons", "0", "action"], value: "open",
+            expected: "$.messages[1].buttons[0].action: \"open\" is not one of"),
         Breakage(
             name: "signer as string", path: ["passes", "0", "signer"], value: "Apple",
             expected: "$.passes[0].signer: string is not object or null"),
@@ -280,8 +305,8 @@ struct SchemaTests {
             name: "signer without subject", path: ["passes", "0", "signer", "subject"], value: nil,
             expected: "$.passes[0].signer: required key subject is missing"),
         Breakage(
-            name: "cards as object", path: ["cards"], value: .object(JSONObject()),
-            expected: "$.cards: object is not array"),
+            name: "messages as object", path: ["messages"], value: .object(JSONObject()),
+            expected: "$.messages: object is not array"),
     ]
 
     @Test(arguments: breakages)

@@ -3,12 +3,13 @@ import StrictJSON
 
 /// A small JSON Schema (draft 2020-12) validator for the keywords `docs/report.schema.json` uses: `type`
 /// (a name or an array of names), `required`, `properties`, `additionalProperties` (boolean or schema),
-/// `items`, `enum`, `const`, `minimum`, `$ref` to `#/…` pointers (with `$defs`). Annotations (`$schema`,
+/// `items`, `enum`, `const`, `minimum`, `minItems`, `$ref` to `#/…` pointers (with `$defs`). Annotations (`$schema`,
 /// `$id`, `title`, `description`) are ignored. Any other keyword is reported as an error, so the schema cannot
 /// quietly rely on a rule this validator does not check.
 struct SchemaValidator {
     static let supported: Set<String> = [
-        "type", "required", "properties", "additionalProperties", "items", "enum", "const", "minimum", "$ref",
+        "type", "required", "properties", "additionalProperties", "items", "enum", "const", "minimum", "minItems",
+        "$ref",
     ]
     static let annotations: Set<String> = ["$schema", "$id", "title", "description", "$defs"]
 
@@ -121,6 +122,11 @@ struct SchemaValidator {
                     }
                 }
             }
+        }
+        if case .array(let elements) = instance, let least = schema["minItems"]?.numberValue?.intValue,
+            elements.count < least
+        {
+            errors.append("\(path): \(elements.count) items, fewer than \(least)")
         }
         if case .array(let elements) = instance, let items = schema["items"] {
             for (index, element) in elements.enumerated() {

@@ -175,7 +175,7 @@ import Testing
                 "check", campaign, "--no-store", "--format", "json", "--retries", "0", "--connect-to",
                 "cdn.example.com:443:127.0.0.1:\(server.httpsPort!)", "--cacert", server.caFilePath!,
             ] + fleet.trustArguments)
-        let report = try result.json()
+        let report = CheckReportJSON.flattened(try result.json())
         let passes = try #require(report["passes"]?.arrayValue)
         let byURL = Dictionary(uniqueKeysWithValues: passes.map { ($0["url"]?.stringValue ?? "", $0) })
         let valid = try #require(byURL["https://cdn.example.com/good.pkpasses"])

@@ -36,7 +36,7 @@ struct AssetUse: Sendable {
     var platform: Platform
 }
 
-/// The JSON report's `assets` table (schemaVersion 2): every asset URL once, keyed by its redacted URL, with its
+/// The JSON report's `assets` table (schemaVersion 2 and 3): every asset URL once, keyed by its redacted URL, with its
 /// fetch and inspection facts and each way cards use it (`uses`: platform, role, needed, status, failure and the
 /// findings, without verdicts). A card's `assets` entries refer to it by `url` and `use` and carry only their
 /// status and their findings' verdicts, which can differ from card to card (ignore rules per input, the
@@ -110,11 +110,11 @@ struct AssetTable {
         entries[entry].uses.append((platform, shared))
     }
 
-    /// The table key and use index of `asset` on `card` (both were added when the table was built).
-    func reference(of asset: AssetCheck, on card: ResolvedCard) -> (key: String, use: Int) {
+    /// The table key and use index of `asset` on `card` (both were added when the table was built), and the use.
+    func reference(of asset: AssetCheck, on card: ResolvedCard) -> (key: String, use: Int, shared: AssetCheck?) {
         let key = AssetUseKey(url: asset.url, role: asset.role, on: card)
-        guard let entry = entryIndex[asset.url], let use = useIndex[key] else { return (asset.url, 0) }
-        return (entries[entry].key, use)
+        guard let entry = entryIndex[asset.url], let use = useIndex[key] else { return (asset.url, 0, nil) }
+        return (entries[entry].key, use, entries[entry].uses[use].asset)
     }
 
     /// `{"<key>": {"url", facts…, "uses": […]}, …}`.
@@ -202,30 +202,44 @@ struct AssetTable {
     }
 
     /// A card's `assets` element: `{"role", "index", "url", "use", "status", "findings": [{"code", verdict…}]}`,
-    /// the findings in the order of the use's.
-    func writeReference(to writer: inout JSONWriter, _ asset: AssetCheck, on card: ResolvedCard) {
+    /// the findings in the order of the use's. `brief` (the JSON document's messages) leaves out what the use says
+    /// already: the role (always the use's), the status when it is the use's, and the findings when each has the
+    /// default verdict (not failing, not suppressed, no baseline state).
+    func writeReference(to writer: inout JSONWriter, _ asset: AssetCheck, on card: ResolvedCard, brief: Bool) {
         let reference = reference(of: asset, on: card)
         writer.beginObject()
-        writer.key("role")
-        writer.string(asset.role.rawValue)
+        if !brief {
+            writer.key("role")
+            writer.string(asset.role.rawValue)
+        }
         writer.key("index")
         writer.int(asset.index)
         writer.key("url")
         writer.string(reference.key)
         writer.key("use")
         writer.int(reference.use)
-        writer.key("status")
-        writer.string(asset.status.rawValue)
-        writer.key("findings")
-        writer.beginArray()
-        for finding in asset.findings {
-            writer.beginObject()
-            writer.key("code")
-            writer.string(finding.code)
-            finding.writeVerdictMembers(to: &writer)
-            writer.endObject()
+        if !brief || asset.status != reference.shared?.status {
+            writer.key("status")
+            writer.string(asset.status.rawValue)
         }
-        writer.endArray()
+        if !brief || !asset.findings.allSatisfy(Self.hasDefaultVerdict) {
+            writer.key("findings")
+            writer.beginArray()
+            for finding in asset.findings {
+                writer.beginObject()
+                writer.key("code")
+                writer.string(finding.code)
+                finding.writeVerdictMembers(to: &writer)
+                writer.endObject()
+            }
+            writer.endArray()
+        }
         writer.endObject()
+    }
+
+    /// Judged, and neither failing, suppressed, nor new or known to the baseline: what a reader assumes.
+    private static func hasDefaultVerdict(_ finding: Finding) -> Bool {
+        guard let verdict = finding.verdict else { return false }
+        return !verdict.failing && verdict.suppressed == nil && verdict.baseline == nil
     }
 }

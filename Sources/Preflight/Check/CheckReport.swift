@@ -152,7 +152,7 @@ public struct CheckSummary: Sendable, Hashable {
 /// The result of `inbox-assets check`: the versioned report every format renders.
 public struct CheckReport: Sendable, Hashable {
     /// Bumped only when a field changes meaning or disappears; new fields may be added.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
     public var options: ResolveOptions
     public var summary: CheckSummary
@@ -251,7 +251,7 @@ public struct CheckReport: Sendable, Hashable {
         return (try? JSON.parse(writer.bytes)) ?? .null
     }
 
-    /// `{"schemaVersion":2,"assets":{…},"passes":[…],"rootCauses":[…],"cards":[…],"findings":[…],"baseline",
+    /// `{"schemaVersion":3,"assets":{…},"passes":[…],"rootCauses":[…],"messages":[…],"findings":[…],"baseline",
     /// "summary":{…}}` (``CheckReportDocument``); ``CheckReportStream`` writes the same document without a report
     /// of every card.
     public func write(to writer: inout JSONWriter) { writeDocument(to: &writer, lines: false) }
@@ -263,9 +263,10 @@ public struct CheckReport: Sendable, Hashable {
         let document = CheckReportDocument(
             table: AssetTable(cards), passes: passes, rootCauses: rootCauseIndex, lines: lines)
         document.writeHead(to: &writer)
-        for index in cards.indices { document.write(cards[index], to: &writer) }
+        var message = ReportMessage()
+        for index in cards.indices { document.write(cards[index], to: &writer, message: &message) }
         document.writeTail(
-            to: &writer, inputFindings: inputFindings, summary: summary,
+            to: &writer, message: &message, inputFindings: inputFindings, summary: summary,
             baseline: CheckReportDocument.baselineJSON(fixed: baselineFixed, new: newFindings, known: summary.known))
     }
 }

@@ -28,16 +28,17 @@ struct RootCauseIndex: Sendable, Hashable {
     func cause(of url: String) -> RootCause? { index[url]?.first.map { causes[$0] } }
 }
 
-/// The JSON report (schemaVersion 2) in the order it is written, so that the cards can go by one at a time: a head
-/// of what is known before the cards (each asset once in the ``AssetTable``, the passes, the root causes — the
-/// cards refer to them), the cards, and a tail of what they add up to (the input findings, the baseline, the
-/// summary).
+/// The JSON report (schemaVersion 3) in the order it is written, so that the cards can go by one message at a
+/// time: a head of what is known before the cards (each asset once in the ``AssetTable``, the passes, the root
+/// causes — the cards refer to them), the messages with their cards (``ReportMessage``), and a tail of what they add
+/// up to (the input findings, the baseline, the summary).
 ///
-/// As JSON: `{"schemaVersion":2,"assets":{…},"passes":[…],"rootCauses":[…],"cards":[…],"findings":[…],"baseline",
-/// "summary":{…}}`. As NDJSON (`check --format ndjson`): one compact object per line, each with its `"type"` first
-/// and then the members it has in the document, in the document's order — an `asset` line per asset (its table key
-/// as `key`), a `pass` line per pass, a `rootCause` line per root cause, a `card` line per card, a `finding` line
-/// per input finding — and last one `summary` line: `schemaVersion`, the summary's counts and `baseline`.
+/// As JSON: `{"schemaVersion":3,"assets":{…},"passes":[…],"rootCauses":[…],"messages":[…],"findings":[…],
+/// "baseline","summary":{…}}`, indented but for each message, which is one compact line. As NDJSON (`check --format
+/// ndjson`): one compact object per line, each with its `"type"` first — an `asset` line per asset (its table key as
+/// `key`, then the entry's members), a `pass` line per pass, a `rootCause` line per root cause, a `card` line per
+/// card (every member of the card, as schemaVersion 2 wrote it), a `finding` line per input finding — and last one
+/// `summary` line: `schemaVersion`, the summary's counts and `baseline`.
 struct CheckReportDocument {
     var table: AssetTable
     var passes: [PassCheck]
@@ -65,14 +66,29 @@ struct CheckReportDocument {
         writer.beginArray()
         for cause in rootCauses.causes { writer.value(cause.json) }
         writer.endArray()
-        writer.key("cards")
+        writer.key("messages")
         writer.beginArray()
+    }
+
+    /// One card: in NDJSON its `card` line; in the document it joins `message`, which is written first when the
+    /// card starts the next message.
+    func write(_ check: CardCheck, to writer: inout JSONWriter, message: inout ReportMessage) {
+        guard !lines else { return writeCard(check, to: &writer) }
+        if check.card.id != message.id { finish(&message, to: &writer) }
+        message.add(id: check.card.id) { writeCard(check, to: &$0) }
+    }
+
+    /// Writes the gathered message, if any, as the next element of `messages`.
+    func finish(_ message: inout ReportMessage, to writer: inout JSONWriter) {
+        guard !message.isEmpty else { return }
+        message.serialize { writer.serialized($0) }
+        message.removeAll()
     }
 
     /// One card: the resolver's members with `broken`, `failing` and `rootCauses` (the ids of the root causes its
     /// assets fall under) after `sdkLog`, its own and the check's findings, and its assets as references into the
     /// table; an NDJSON line has a leading `"type":"card"`.
-    func write(_ check: CardCheck, to writer: inout JSONWriter) {
+    private func writeCard(_ check: CardCheck, to writer: inout JSONWriter) {
         let causes = rootCauses.causes(of: check.assets)
         check.card.write(
             to: &writer, type: lines ? "card" : nil,
@@ -91,14 +107,19 @@ struct CheckReportDocument {
                 for finding in check.checkFindings { finding.write(to: &writer) }
             },
             assets: { writer in
-                for asset in check.assets { table.writeReference(to: &writer, asset, on: check.card) }
+                for asset in check.assets {
+                    table.writeReference(to: &writer, asset, on: check.card, brief: !lines)
+                }
             })
         if lines { writer.raw("\n") }
     }
 
+    /// The tail, after the last card's message (`message`, written first).
     func writeTail(
-        to writer: inout JSONWriter, inputFindings: [SourcedFinding], summary: CheckSummary, baseline: JSONValue
+        to writer: inout JSONWriter, message: inout ReportMessage, inputFindings: [SourcedFinding],
+        summary: CheckSummary, baseline: JSONValue
     ) {
+        finish(&message, to: &writer)
         if lines {
             for finding in inputFindings { NDJSON.line("finding", finding.json, to: &writer) }
             var summaryLine = JSONObject([("schemaVersion", .int(CheckReport.schemaVersion))])

@@ -180,10 +180,11 @@ public enum CheckReportStream {
         let document = CheckReportDocument(
             table: table, passes: walk.passes, rootCauses: prepared.rootCauses, lines: lines)
         document.writeHead(to: &writer)
-        prepared.cards.forEach { document.write(walk.next($0), to: &writer) }
+        var message = ReportMessage()
+        prepared.cards.forEach { document.write(walk.next($0), to: &writer, message: &message) }
         let result = walk.result
         document.writeTail(
-            to: &writer, inputFindings: walk.inputFindings, summary: result.summary,
+            to: &writer, message: &message, inputFindings: walk.inputFindings, summary: result.summary,
             baseline: CheckReportDocument.baselineJSON(
                 fixed: result.baselineFixed, new: result.newFindings, known: result.summary.known))
         return result
