@@ -54,8 +54,8 @@ struct AssetTable {
     private(set) var entries: [Entry] = []
     /// URL (secrets included) → its entry.
     private var entryIndex: [String: Int] = [:]
-    /// Use → its index in its entry's `uses`.
-    private var useIndex: [AssetUseKey: Int] = [:]
+    /// Use → its entry and its index in the entry's `uses` (one lookup a reference).
+    private var useIndex: [AssetUseKey: (entry: Int, use: Int)] = [:]
     /// Keys given out: two URLs that differ only in a secret redact alike, and the second gets ` (2)`.
     private var keys: Set<String> = []
 
@@ -101,7 +101,7 @@ struct AssetTable {
             entryIndex[asset.url] = entry
             entries.append(Entry(key: name, url: redacted))
         }
-        useIndex[key] = entries[entry].uses.count
+        useIndex[key] = (entry, entries[entry].uses.count)
         var shared = asset
         shared.index = nil
         if !rules.severity.isEmpty {
@@ -110,11 +110,12 @@ struct AssetTable {
         entries[entry].uses.append((platform, shared))
     }
 
-    /// The table key and use index of `asset` on `card` (both were added when the table was built), and the use.
-    func reference(of asset: AssetCheck, on card: ResolvedCard) -> (key: String, use: Int, shared: AssetCheck?) {
+    /// The table key and use index of `asset` on `card` (both were added when the table was built), and the
+    /// use's status.
+    func reference(of asset: AssetCheck, on card: ResolvedCard) -> (key: String, use: Int, status: AssetCheck.Status?) {
         let key = AssetUseKey(url: asset.url, role: asset.role, on: card)
-        guard let entry = entryIndex[asset.url], let use = useIndex[key] else { return (asset.url, 0, nil) }
-        return (entries[entry].key, use, entries[entry].uses[use].asset)
+        guard let (entry, use) = useIndex[key] else { return (asset.url, 0, nil) }
+        return (entries[entry].key, use, entries[entry].uses[use].asset.status)
     }
 
     /// `{"<key>": {"url", facts…, "uses": […]}, …}`.
@@ -218,7 +219,7 @@ struct AssetTable {
         writer.string(reference.key)
         writer.key("use")
         writer.int(reference.use)
-        if !brief || asset.status != reference.shared?.status {
+        if !brief || asset.status != reference.status {
             writer.key("status")
             writer.string(asset.status.rawValue)
         }
