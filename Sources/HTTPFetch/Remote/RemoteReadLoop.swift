@@ -1,4 +1,5 @@
 internal import CCurl
+import Findings
 import Glibc
 import Synchronization
 

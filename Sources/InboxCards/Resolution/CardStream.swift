@@ -116,8 +116,15 @@ public final class CardStream: Sendable {
     /// Why a walk ended early, if one did.
     public var failure: InputError? { failed.withLock { $0 } }
 
-    /// Hands `body` every card in run order, resolved again from the inputs.
+    /// Hands `body` every card in run order, resolved again from the inputs. The inputs are read, parsed and resolved
+    /// on a thread of their own, a few hundred cards ahead of `body` (``ReadAhead``): a report's checking and
+    /// writing run on one core while the next cards are read on the other. `body` runs on the calling thread.
     public func forEach(_ body: (ResolvedCard) -> Void) {
+        ReadAhead<ResolvedCard>.run(size: 256, depth: 4, make: { [self] emit in walk(emit) }, use: body)
+    }
+
+    /// ``forEach(_:)`` on the calling thread.
+    private func walk(_ body: (ResolvedCard) -> Void) {
         let at = resolver.moment
         var index = 0
         var cards: [ResolvedCard] = []

@@ -1,8 +1,10 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#endif
 
-/// A plain detached pthread (not the Swift concurrency pool) for a loop that blocks: the engine's, the remote cache's
-/// read loop, its upload workers.
-enum DetachedThread {
+/// A plain detached pthread (not the Swift concurrency pool) for a loop that blocks: the fetch engine's, the remote
+/// cache's read loop, its upload workers, a card walk's reading ahead.
+public enum DetachedThread {
     private final class Body {
         let run: () -> Void
         init(_ run: @escaping () -> Void) { self.run = run }
@@ -10,7 +12,7 @@ enum DetachedThread {
 
     /// Starts a thread running `body` (which it keeps alive until `body` returns).
     /// - Returns: `pthread_create`'s status: 0, or the error number when no thread could be started.
-    static func start(_ body: @escaping @Sendable () -> Void) -> Int32 {
+    public static func start(_ body: @escaping @Sendable () -> Void) -> Int32 {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
