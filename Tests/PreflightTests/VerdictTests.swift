@@ -69,6 +69,35 @@ struct VerdictTests {
         #expect(report.summary.failingFindings == (row.failing ? 1 : 0))
     }
 
+    /// A verdict without fingerprints (what the JSON and JUnit walks judge with) says the same but names none,
+    /// unless a baseline or the entries kept for `--write-baseline` need it.
+    @Test(arguments: table, [false, true])
+    func fingerprintsOnlyWhereRead(row: Row, keepingEntries: Bool) throws {
+        let finding = Finding(row.severity, row.code, "the finding", path: "request.notifications[0]")
+        let context = FindingContext(id: "c.json#request.notifications[0]")
+        let rules = FindingRules(ignore: row.suppressed ? [IgnoreRule(code: row.code, reason: "accepted")] : [])
+        for baseline in [nil, Baseline(entries: [])] {
+            let full = Verdict(policy: row.policy, rules: rules, baseline: baseline)
+            var bare = full
+            bare.fingerprints = false
+            var fullTally = Verdict.Tally(baseline: baseline, keepingEntries: keepingEntries)
+            var bareTally = Verdict.Tally(baseline: baseline, keepingEntries: keepingEntries)
+            var judged = finding
+            var bareJudged = finding
+            full.judge(&judged, context, tally: &fullTally)
+            bare.judge(&bareJudged, context, tally: &bareTally)
+            let verdict = try #require(judged.verdict)
+            let bareVerdict = try #require(bareJudged.verdict)
+            #expect(verdict.fingerprint == Baseline.fingerprint(finding, context))
+            let needed = baseline != nil || keepingEntries
+            #expect(bareVerdict.fingerprint == (needed ? verdict.fingerprint : ""))
+            #expect(bareVerdict.failing == verdict.failing && bareVerdict.suppressed == verdict.suppressed)
+            #expect(bareVerdict.baseline == verdict.baseline)
+            #expect(bareTally.counts == fullTally.counts)
+            #expect(bareTally.entries?.map(\.fingerprint) == fullTally.entries?.map(\.fingerprint))
+        }
+    }
+
     /// JSON, JUnit and the text summary read the same verdict.
     @Test(arguments: table)
     func everyFormatAgrees(row: Row) throws {

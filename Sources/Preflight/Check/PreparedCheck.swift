@@ -175,6 +175,9 @@ public enum CheckReportStream {
         _ prepared: PreparedCheck, verdict: Verdict, keepingBaselineEntries: Bool = false, lines: Bool,
         to writer: inout JSONWriter
     ) -> Result {
+        // The JSON report names no fingerprint.
+        var verdict = verdict
+        verdict.fingerprints = false
         var walk = CheckWalk(prepared, verdict: verdict, keepingBaselineEntries: keepingBaselineEntries)
         let table = AssetTable(uses: prepared.uses, judged: prepared.judged, rules: verdict.rules)
         let document = CheckReportDocument(

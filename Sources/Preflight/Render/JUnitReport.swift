@@ -44,6 +44,9 @@ public enum JUnitReport {
         _ prepared: PreparedCheck, verdict: Verdict, keepingBaselineEntries: Bool = false,
         to sink: (String) -> Void
     ) -> CheckReportStream.Result {
+        // JUnit names no fingerprint.
+        var verdict = verdict
+        verdict.fingerprints = false
         var counting = CheckWalk(prepared, verdict: verdict, keepingBaselineEntries: keepingBaselineEntries)
         let layout = Layout(inputFindings: counting.inputFindings, passes: counting.passes) { visit in
             prepared.cards.forEach { visit(counting.next($0)) }
