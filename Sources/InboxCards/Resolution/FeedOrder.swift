@@ -69,6 +69,17 @@ struct FeedOrder {
     /// The cards recorded so far.
     var cardCount: Int { spill?.cardCount ?? cardMessage.count }
 
+    /// The runs sorted on disk; `nil` while the order is in memory.
+    var spilledRuns: Int? { spill?.runCount }
+
+    /// The bytes the order's arrays hold (their capacities, not the strings' own storage): what grows with the run
+    /// in memory and stops growing once it spilled.
+    var heldBytes: Int {
+        let perCard = cardMessage.capacity * 4 + cardTitle.capacity * 4 + cardLanguage.capacity * 4 + cardFeed.capacity
+        let perMessage = messages.capacity * MemoryLayout<MessageKey>.stride + firstCards.capacity * 4
+        return perCard + perMessage + titles.capacity * MemoryLayout<String>.stride + (spill?.heldBytes ?? 0)
+    }
+
     /// Records `cards`, the cards of `message` (the next message in read order), as the next cards of the run.
     mutating func add(_ message: InboxMessage, cards: ArraySlice<ResolvedCard>, at: Int64) {
         guard !cards.isEmpty else { return }

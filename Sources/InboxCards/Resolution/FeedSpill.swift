@@ -259,6 +259,15 @@ final class SpilledFeedOrder {
         messageWriter = SpillWriter(messageFile)
     }
 
+    /// The sorted runs written so far.
+    var runCount: Int { runs.count }
+
+    /// The bytes its buffers hold (their capacities): bounded by ``SpillLimits/runCards``, whatever the run's length.
+    var heldBytes: Int {
+        records.capacity + (starts.capacity + byFeed.capacity) * 4 + runWriter.buffer.capacity
+            + messageWriter.buffer.capacity
+    }
+
     /// Whether a write failed (the positions are then worked out in memory).
     var failed: Bool { failure != nil || runWriter.failure != nil || messageWriter.failure != nil }
 
