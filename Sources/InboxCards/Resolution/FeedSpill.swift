@@ -11,8 +11,9 @@ struct SpillLimits: Sendable {
     /// Cards in one sorted run (a buffer of 64 bytes a card, reserved once: 4 MB). Smaller runs only mean more of
     /// them to merge (76 at 5 million cards).
     var runCards: Int = 1 << 16
-    /// Cards whose positions one pass of the reordering holds (4 bytes each, plus their `others` places).
-    var bucketCards: Int = 1 << 19
+    /// Cards whose positions one pass of the reordering holds (12 bytes each, plus 8 a place in another language's
+    /// feed: 3 MB, and 8 MB more where every card has four such places).
+    var bucketCards: Int = 1 << 18
     /// Where the files go: `nil` is `$TMPDIR`, else `/tmp` (tests: a directory that is not one).
     var directory: String? = nil
     /// Tests only: writes past this many bytes fail with `ENOSPC`, as in a full `$TMPDIR`.
@@ -561,7 +562,8 @@ final class SpilledFeedOrder {
         /// Per bucket, what is not yet in the file, and the blocks that are.
         private var pending: [[UInt8]]
         private var blocks: [[Range<Int>]]
-        private static let block = 1 << 15
+        /// The bytes a bucket gathers before they go to the file: 4 MB in all, 32 KB at most a bucket.
+        private let block: Int
 
         init(
             limits: SpillLimits, cardCount: Int, scatter: SpillFile, feedLanguages: [[Int32]],
@@ -575,6 +577,7 @@ final class SpilledFeedOrder {
             adjust = [Int32](repeating: 0, count: languageCount)
             let buckets = (cardCount + limits.bucketCards - 1) / limits.bucketCards
             pending = [[UInt8]](repeating: [], count: buckets)
+            block = max(1 << 12, min(1 << 15, (4 << 20) / max(buckets, 1)))
             blocks = [[Range<Int>]](repeating: [], count: buckets)
         }
 
@@ -617,7 +620,7 @@ final class SpilledFeedOrder {
             withUnsafeBytes(of: card.littleEndian) { pending[bucket].append(contentsOf: $0) }
             withUnsafeBytes(of: language.littleEndian) { pending[bucket].append(contentsOf: $0) }
             withUnsafeBytes(of: position.littleEndian) { pending[bucket].append(contentsOf: $0) }
-            if pending[bucket].count >= Self.block { try flush(bucket) }
+            if pending[bucket].count >= block { try flush(bucket) }
         }
 
         private mutating func flush(_ bucket: Int) throws(SpillError) {
@@ -625,7 +628,20 @@ final class SpilledFeedOrder {
             let begin = scatter.size
             if let code = pending[bucket].withUnsafeBytes({ scatter.append($0) }) { throw SpillError(code: code) }
             blocks[bucket].append(begin..<scatter.size)
-            pending[bucket] = []
+            pending[bucket].removeAll(keepingCapacity: true)
+        }
+
+        /// Hands `body` each place a bucket was sent, in the order sent: the card (its index in the bucket), the
+        /// language (-1: the card's own position) and the position.
+        private func read(_ bucket: Int, first: Int, _ body: (Int, Int32, Int32) -> Void) throws(SpillError) {
+            for block in blocks[bucket] {
+                let reader = SpillReader(scatter, range: block, capacity: block.count)
+                while !reader.isAtEnd {
+                    let card = Int(try reader.int32()) - first
+                    let language = try reader.int32()
+                    body(card, language, try reader.int32())
+                }
+            }
         }
 
         mutating func finish() throws(SpillError) {
@@ -640,33 +656,29 @@ final class SpilledFeedOrder {
                 let first = bucket * limits.bucketCards
                 let count = min(limits.bucketCards, cardCount - first)
                 var positions = [Int32](repeating: -1, count: count)
-                // (card, order sent, language, position): the order sent keeps a card's places in feed order.
-                var others: [(card: Int32, sent: Int32, language: Int32, position: Int32)] = []
-                for block in blocks[bucket] {
-                    let reader = SpillReader(scatter, range: block, capacity: block.count)
-                    while !reader.isAtEnd {
-                        let card = try reader.int32() - Int32(first)
-                        let language = try reader.int32()
-                        let position = try reader.int32()
-                        if language < 0 {
-                            positions[Int(card)] = position
-                        } else {
-                            others.append((card, Int32(others.count), language, position))
-                        }
+                // A counting sort of the other places by card (stable: each card's in the order sent, which is
+                // FeedOrder's): first how many each card has, then each put after its card's earlier ones.
+                var starts = [Int32](repeating: 0, count: count + 1)
+                try read(bucket, first: first) { card, language, position in
+                    if language < 0 { positions[card] = position } else { starts[card + 1] += 1 }
+                }
+                for card in 0..<count { starts[card + 1] += starts[card] }
+                var filled = starts
+                var others = [(language: Int32, position: Int32)](repeating: (0, 0), count: Int(starts[count]))
+                if !others.isEmpty {
+                    try read(bucket, first: first) { card, language, position in
+                        guard language >= 0 else { return }
+                        others[Int(filled[card])] = (language, position)
+                        filled[card] += 1
                     }
                 }
-                others.sort { ($0.card, $0.sent) < ($1.card, $1.sent) }
-                var next = 0
                 for card in 0..<count {
                     writer.append(positions[card])
-                    var end = next
-                    while end < others.count && others[end].card == card { end += 1 }
-                    writer.append(Int32(end - next))
-                    for place in others[next..<end] {
+                    writer.append(starts[card + 1] - starts[card])
+                    for place in others[Int(starts[card])..<Int(starts[card + 1])] {
                         writer.append(place.language)
                         writer.append(place.position)
                     }
-                    next = end
                 }
             }
             writer.flush()
