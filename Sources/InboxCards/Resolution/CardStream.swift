@@ -159,9 +159,10 @@ public final class CardStream: Sendable {
 
 extension CardResolver {
     /// Resolves `inputs` without holding their messages or cards: each message is read, resolved and let go, and
-    /// only what the feed order needs is kept (``FeedOrder``, a few bytes a card). `card` sees each card as it is
-    /// resolved, without its feed position; `observer` each message read. The result's ``StreamedResolve/cards``
-    /// walks the cards again, with their positions, as often as needed.
+    /// only what the feed order needs is kept (``FeedOrder``: a few bytes a card, in files in `$TMPDIR` past a
+    /// quarter of a million cards, so that memory stays the same however many messages). `card` sees each card as
+    /// it is resolved, without its feed position; `observer` each message read. The result's
+    /// ``StreamedResolve/cards`` walks the cards again, with their positions, as often as needed.
     ///
     /// Counts, findings and cards are those of ``run(_:)`` on the same inputs read whole.
     public func stream(
