@@ -107,6 +107,8 @@ public final class CardSpool {
         drain()
         if let failure { throw Failure(code: failure) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        // The positions in card order (from files, when the run spilled).
+        var cursor = positions.cursor()
         var filled = 0
         var start = 0
         var offset = 0
@@ -146,7 +148,12 @@ public final class CardSpool {
             }
             let body = start + 4..<start + need
             let null = body.upperBound - tail - 4
-            let position = index < positions.cardCount ? positions.position[index] : -1
+            let position: Int32
+            do throws(SpillError) {
+                position = try cursor.position(of: index)
+            } catch {
+                throw Failure(code: error.code)
+            }
             if position < 0 {
                 buffer.withUnsafeBytes { writer.serialized(UnsafeRawBufferPointer(rebasing: $0[body])) }
             } else {

@@ -129,23 +129,29 @@ public final class CardStream: Sendable {
         var index = 0
         var cards: [ResolvedCard] = []
         var ignored: [SourcedFinding] = []
+        // The places in card order, read as the cards come (from files, when the run spilled).
+        var cursor = positions.cursor()
         for (input, count) in inputs {
             guard input.isUnchanged else { return fail(input.name, "changed while it was being checked") }
             let end = index + count
             do {
                 _ = try CampaignReader.stream(input, options: readerOptions) { message in
+                    guard cursor.failure == nil else { return }
                     cards.removeAll(keepingCapacity: true)
                     resolver.resolve(message, at: at, into: &cards, inputFindings: &ignored)
                     ignored.removeAll(keepingCapacity: true)
                     // In place: `for var card in cards` would copy every card (a dozen retains) first.
                     for slot in cards.indices where index < end {
-                        positions.apply(to: &cards[slot], index: index)
+                        guard cursor.apply(to: &cards[slot], index: index) else { return }
                         index += 1
                         body(cards[slot])
                     }
                 }
             } catch {
                 return failed.withLock { $0 = $0 ?? error }
+            }
+            if let code = cursor.failure {
+                return fail("$TMPDIR", "cannot read the feed positions back: \(CampaignFile.ReadError(code: code))")
             }
             guard index == end else {
                 return fail(input.name, "changed while it was being checked (\(count) cards before, fewer now)")
@@ -160,20 +166,30 @@ public final class CardStream: Sendable {
 
 extension CardResolver {
     /// Resolves `inputs` without holding their messages or cards: each message is read, resolved and let go, and
-    /// only what the feed order needs is kept (``FeedOrder``, a few bytes a card). `card` sees each card as it is
-    /// resolved, without its feed position; `observer` each message read. The result's ``StreamedResolve/cards``
-    /// walks the cards again, with their positions, as often as needed.
+    /// only what the feed order needs is kept (``FeedOrder``: a few bytes a card, in files in `$TMPDIR` past a
+    /// quarter of a million cards, so that memory stays the same however many messages). `card` sees each card as
+    /// it is resolved, without its feed position; `observer` each message read. The result's
+    /// ``StreamedResolve/cards`` walks the cards again, with their positions, as often as needed.
     ///
     /// Counts, findings and cards are those of ``run(_:)`` on the same inputs read whole.
     public func stream(
         _ inputs: [CampaignInput], readerOptions: ReaderOptions = .init(),
         observer: (InboxMessage) -> Void = { _ in }, card: (ResolvedCard) -> Void = { _ in }
     ) -> StreamedResolve {
+        stream(inputs, readerOptions: readerOptions, spill: .standard, observer: observer, card: card)
+    }
+
+    /// ``stream(_:readerOptions:observer:card:)`` with the feed order's keys going to disk past `spill`'s
+    /// threshold (tests force the disk path at a few cards).
+    func stream(
+        _ inputs: [CampaignInput], readerOptions: ReaderOptions = .init(), spill: SpillLimits,
+        observer: (InboxMessage) -> Void = { _ in }, card: (ResolvedCard) -> Void = { _ in }
+    ) -> StreamedResolve {
         let at = moment
         var fixed = options
         fixed.at = at
         let resolver = CardResolver(options: fixed)
-        var order = FeedOrder()
+        var order = FeedOrder(limits: spill)
         var readFindings: [SourcedFinding] = []
         var messageFindings: [SourcedFinding] = []
         var unusable: [InputError] = []
@@ -208,13 +224,40 @@ extension CardResolver {
             // A file that failed part way may have given cards already: walks read it again for as many.
             if order.cardCount > before { walked.append((input, order.cardCount - before)) }
         }
+        // A spilled order whose files failed (a full $TMPDIR): the same inputs read again, ordered in memory.
+        let positions =
+            order.positions()
+            ?? Self.positionsInMemory(walked, resolver: resolver, at: at, readerOptions: readerOptions)
         return StreamedResolve(
             options: fixed, messagesRead: messages,
             inputFindings: readFindings + runFindings + messageFindings + unusable.map(\.finding),
             unusableInputs: unusable,
-            cards: CardStream(
-                resolver: resolver, inputs: walked, readerOptions: readerOptions, positions: order.positions()),
+            cards: CardStream(resolver: resolver, inputs: walked, readerOptions: readerOptions, positions: positions),
             degraded: counted.degraded, cardErrors: counted.errors, cardWarnings: counted.warnings,
             cardMaxSeverity: counted.worst)
+    }
+
+    /// The feed positions of the cards `walked` gives (as many of each input's as the first read had), worked out in
+    /// memory: the fallback of a run whose spill files failed. An input that cannot be read again gives fewer
+    /// cards; the walks then report it.
+    private static func positionsInMemory(
+        _ walked: [(input: CampaignInput, cards: Int)], resolver: CardResolver, at: Int64,
+        readerOptions: ReaderOptions
+    ) -> FeedPositions {
+        var order = FeedOrder(limits: .inMemory)
+        var cards: [ResolvedCard] = []
+        var ignored: [SourcedFinding] = []
+        for (input, count) in walked {
+            var left = count
+            _ = try? CampaignReader.stream(input, options: readerOptions) { message in
+                guard left > 0 else { return }
+                cards.removeAll(keepingCapacity: true)
+                resolver.resolve(message, at: at, into: &cards, inputFindings: &ignored)
+                ignored.removeAll(keepingCapacity: true)
+                order.add(message, cards: cards[..<min(cards.count, left)], at: at)
+                left -= min(cards.count, left)
+            }
+        }
+        return order.positions()!  // in memory: never nil
     }
 }

@@ -16,6 +16,12 @@ import StrictJSON
 /// send date, order, code and flags; per card its message, title, language and feed, in arrays of a few bytes a card
 /// (``add(_:cards:at:)``). ``positions()`` sorts each feed and returns ``FeedPositions``, which a card is given by
 /// its index in the run.
+///
+/// Past ``SpillLimits/threshold`` cards even those bytes would grow with the run: the keys so far and every later
+/// card's go to unlinked files in `$TMPDIR` (``SpilledFeedOrder``: sorted runs, a k-way merge, the positions read
+/// back in card order), so that memory stays the same however long the run. Where `$TMPDIR` takes no file it all
+/// stays in memory, as before; where a write fails part way (a full `$TMPDIR`), ``positions()`` returns `nil` and
+/// the caller orders the run again in memory. Either way the positions are the same.
 struct FeedOrder {
     private struct MessageKey {
         var sendDate: Double
@@ -25,7 +31,7 @@ struct FeedOrder {
         var push: Bool
     }
 
-    private struct FeedKey: Hashable {
+    struct FeedKey: Hashable {
         var platform: Platform
         var profile: String?
     }
@@ -49,8 +55,30 @@ struct FeedOrder {
     private var feedIDs: [FeedKey: UInt8] = [:]
     private var feedKeys: [FeedKey] = []
 
+    let limits: SpillLimits
+    /// Past the threshold: the run on disk (the arrays above then empty).
+    private var spill: SpilledFeedOrder?
+    /// `$TMPDIR` took no file: everything stays in memory.
+    private var spillRefused = false
+
+    /// An empty order, which goes to disk past `limits`' threshold (``SpillLimits/inMemory``: never).
+    init(limits: SpillLimits = .inMemory) {
+        self.limits = limits
+    }
+
     /// The cards recorded so far.
-    var cardCount: Int { cardMessage.count }
+    var cardCount: Int { spill?.cardCount ?? cardMessage.count }
+
+    /// The runs sorted on disk; `nil` while the order is in memory.
+    var spilledRuns: Int? { spill?.runCount }
+
+    /// The bytes the order's arrays hold (their capacities, not the strings' own storage): what grows with the run
+    /// in memory and stops growing once it spilled.
+    var heldBytes: Int {
+        let perCard = cardMessage.capacity * 4 + cardTitle.capacity * 4 + cardLanguage.capacity * 4 + cardFeed.capacity
+        let perMessage = messages.capacity * MemoryLayout<MessageKey>.stride + firstCards.capacity * 4
+        return perCard + perMessage + titles.capacity * MemoryLayout<String>.stride + (spill?.heldBytes ?? 0)
+    }
 
     /// Records `cards`, the cards of `message` (the next message in read order), as the next cards of the run.
     mutating func add(_ message: InboxMessage, cards: ArraySlice<ResolvedCard>, at: Int64) {
@@ -67,6 +95,16 @@ struct FeedOrder {
         let order = delivery.order.flatMap { Visibility.orgJSONInt($0.value) } ?? 0
         // READ 2 and OPEN 3 are read; CREATED/DELIVERED (and createMessage, push) are unread.
         let read = delivery.status.flatMap { Visibility.number($0.value) }.map { $0 == 2 || $0 == 3 } ?? false
+        if let spill {
+            return spill.add(
+                sendDate: sendDate, order: order, code: message.code ?? "", read: read, push: delivery.source == .push,
+                cards: cards.map {
+                    SpilledFeedOrder.Card(
+                        title: $0.title, language: $0.language,
+                        feed: FeedKey(platform: $0.platform, profile: $0.profileName),
+                        pinned: $0.pinned)
+                })
+        }
         let messageIndex = Int32(messages.count)
         messages.append(
             MessageKey(
@@ -107,17 +145,55 @@ struct FeedOrder {
             }
             cardFeed.append(feed | (card.pinned ? Self.pinnedBit : 0))
         }
+        if cardMessage.count >= limits.threshold && !spillRefused { startSpill() }
+    }
+
+    /// Moves the keys recorded so far to a ``SpilledFeedOrder`` (in read order, as ``add(_:cards:at:)`` gave them)
+    /// and lets the arrays go; stays in memory when `$TMPDIR` takes no file.
+    private mutating func startSpill() {
+        guard let spill = SpilledFeedOrder(limits: limits) else { return spillRefused = true }
+        var cards: [SpilledFeedOrder.Card] = []
+        for (message, key) in messages.enumerated() {
+            let end = message + 1 < firstCards.count ? Int(firstCards[message + 1]) : cardMessage.count
+            cards.removeAll(keepingCapacity: true)
+            for card in Int(firstCards[message])..<end {
+                cards.append(
+                    SpilledFeedOrder.Card(
+                        title: cardTitle[card] < 0 ? nil : titles[Int(cardTitle[card])],
+                        language: cardLanguage[card] < 0 ? nil : languageNames[Int(cardLanguage[card])],
+                        feed: feedKeys[Int(cardFeed[card] & ~Self.pinnedBit)],
+                        pinned: cardFeed[card] & Self.pinnedBit != 0))
+            }
+            spill.add(
+                sendDate: key.sendDate, order: key.order, code: key.code, read: key.read, push: key.push, cards: cards)
+        }
+        self.spill = spill
+        messages = []
+        firstCards = []
+        cardMessage = []
+        cardTitle = []
+        cardLanguage = []
+        cardFeed = []
+        titles = []
+        languageIDs = [:]
+        languageNames = []
+        feedIDs = [:]
+        feedKeys = []
     }
 
     /// Sets ``ResolvedCard/feedPosition`` (and ``ResolvedCard/otherFeedPositions``, ``ResolvedCard/sentAt``,
     /// ``ResolvedCard/unread``) of every recorded card, `cards` being the recorded cards in order.
     func assignPositions(to cards: inout [ResolvedCard]) {
-        let positions = positions()
-        for index in cards.indices { positions.apply(to: &cards[index], index: index) }
+        guard let positions = positions() else { return }
+        var cursor = positions.cursor()
+        for index in cards.indices { _ = cursor.apply(to: &cards[index], index: index) }
     }
 
-    /// Every recorded card's place in its feeds.
-    func positions() -> FeedPositions {
+    /// Every recorded card's place in its feeds; `nil` when the run spilled and a file failed (a full `$TMPDIR`).
+    func positions() -> FeedPositions? {
+        if let spill {
+            return spill.finish().map { FeedPositions(file: $0) }
+        }
         var result = FeedPositions(
             position: [Int32](repeating: -1, count: cardMessage.count), firstCards: firstCards + [Int32(cardCount)],
             sentAt: messages.map { key in
@@ -212,8 +288,9 @@ struct FeedOrder {
 }
 
 /// Where each card of a run sits in its feeds (``FeedOrder/positions()``), by the card's index in the run: what a
-/// stream of the run's cards, resolved again one at a time, is given back (``apply(to:index:)``). About 8 bytes a
-/// card and 13 a message.
+/// stream of the run's cards, resolved again one at a time, is given back through a ``Cursor``. In memory about 8
+/// bytes a card and 13 a message; a run that spilled keeps them in files instead (``PositionFile``), read from the
+/// start by each walk.
 public struct FeedPositions: Sendable {
     /// ``sentAt`` of a message whose send date is no representable date.
     static let noDate = Int64.min
@@ -227,6 +304,8 @@ public struct FeedPositions: Sendable {
     var languageNames: [String]
     /// Per card of a per-language message: its positions in the feeds of the message's other languages.
     var others: [Int32: [(language: Int32, position: Int32)]] = [:]
+    /// The same places in files, the arrays above empty (a run past ``SpillLimits/threshold``).
+    let file: PositionFile?
 
     init(position: [Int32], firstCards: [Int32], sentAt: [Int64], read: [Bool], languageNames: [String]) {
         self.position = position
@@ -234,14 +313,69 @@ public struct FeedPositions: Sendable {
         self.sentAt = sentAt
         self.read = read
         self.languageNames = languageNames
+        file = nil
+    }
+
+    init(file: PositionFile) {
+        position = []
+        firstCards = []
+        sentAt = []
+        read = []
+        languageNames = file.languageNames
+        self.file = file
     }
 
     /// The cards placed.
-    public var cardCount: Int { position.count }
+    public var cardCount: Int { file?.cardCount ?? position.count }
 
-    /// Sets the feed fields of `card`, the run's card `index`.
-    public func apply(to card: inout ResolvedCard, index: Int) {
-        guard index >= 0, index < position.count else { return }
+    /// A reader of the places from the first card: one per walk.
+    func cursor() -> Cursor { Cursor(positions: self) }
+
+    /// Gives cards their places, in increasing index order (a walk's order; an index before the last one read makes
+    /// a spilled run's cursor read its files from the start again).
+    struct Cursor {
+        let positions: FeedPositions
+        private var reader: PositionFile.Reader?
+        /// The `errno` of a failed read of the files, which ends the walk.
+        private(set) var failure: Int32?
+
+        init(positions: FeedPositions) {
+            self.positions = positions
+            reader = positions.file.map { PositionFile.Reader($0) }
+        }
+
+        /// Sets the feed fields of `card`, the run's card `index`; `false` when the files could not be read.
+        mutating func apply(to card: inout ResolvedCard, index: Int) -> Bool {
+            guard index >= 0, index < positions.cardCount else { return true }
+            guard reader != nil else {
+                positions.apply(to: &card, index: index)
+                return true
+            }
+            do throws(SpillError) {
+                let place = try reader!.place(index)
+                card.sentAt = place.sentAt == FeedPositions.noDate ? nil : place.sentAt
+                card.unread = !place.read
+                card.feedPosition = place.position < 0 ? nil : Int(place.position)
+                card.otherFeedPositions = place.others.map {
+                    FeedPlace(language: positions.languageNames[Int($0.language)], position: Int($0.position))
+                }
+                return true
+            } catch {
+                failure = error.code
+                return false
+            }
+        }
+
+        /// The position of card `index` in its own language's feed (-1: none).
+        mutating func position(of index: Int) throws(SpillError) -> Int32 {
+            guard index >= 0, index < positions.cardCount else { return -1 }
+            guard reader != nil else { return positions.position[index] }
+            return try reader!.place(index).position
+        }
+    }
+
+    /// Sets the feed fields of `card`, the run's card `index`, from the arrays (any index, any order).
+    private func apply(to card: inout ResolvedCard, index: Int) {
         // The message whose cards hold `index`: the last first card at or before it.
         var low = 0
         var high = firstCards.count - 1
