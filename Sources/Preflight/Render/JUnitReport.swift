@@ -79,8 +79,9 @@ public enum JUnitReport {
         /// Per suite, how many of its testcases are cards, failing cards and skipped cards.
         var cardCounts: [(tests: Int, failed: Int, skipped: Int)] = []
         /// The card names (`suite\u{0}name`) two or more cards share, by their 64-bit FNV-1a hash: found by sorting
-        /// the hashes of every card's name (8 bytes a card) instead of counting every name. Two names alike to 64
-        /// bits would only add the JSON path to a name that did not need it.
+        /// the hashes of every card's name instead of counting every name, in sorted runs on disk past half a million
+        /// cards (``RepeatedValues``). Two names alike to 64 bits would only add the JSON path to a name that did not
+        /// need it.
         var shared = Set<UInt64>()
         var passes: [PassCheck]
         /// The suite the passes' testcases end (`passes`), when there are passes.
@@ -101,7 +102,7 @@ public enum JUnitReport {
                     inputCases[sourced.source] = suites[index].cases.count - 1
                 }
             }
-            var names: [UInt64] = []
+            var names = RepeatedValues()
             cards { check in
                 let index = suite(named: JUnitReport.inputFile(of: check.card.id))
                 cardCounts[index].tests += 1
@@ -110,12 +111,9 @@ public enum JUnitReport {
                 } else if TestCase.excuses(check) {
                     cardCounts[index].skipped += 1
                 }
-                names.append(Self.hash(suites[index].name, JUnitReport.caseName(check.card)))
+                names.add(Self.hash(suites[index].name, JUnitReport.caseName(check.card)))
             }
-            names.sort()
-            for index in names.indices.dropFirst() where names[index] == names[index - 1] {
-                shared.insert(names[index])
-            }
+            shared = names.repeated()
             if !passes.isEmpty { passesSuite = suite(named: "passes") }
             if suites.isEmpty { _ = suite(named: "inbox-assets check") }
         }
