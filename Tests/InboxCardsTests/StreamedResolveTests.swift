@@ -161,6 +161,32 @@ import Testing
         }
     }
 
+    /// A spool stops at its capacity as at a full `$TMPDIR` (the report then resolves the cards again): below it every
+    /// card is kept, past it none is added and the spool says it is incomplete.
+    @Test(arguments: [CardSpool.Format.json, .ndjson])
+    func aSpoolStopsAtItsCapacity(_ format: CardSpool.Format) throws {
+        let input = try #require(try Self.cases().first { $0.value.count > 1_000 }).value
+        let roomy = try CardSpool(format: format, capacity: 1 << 30)
+        let tight = try CardSpool(format: format, capacity: 512)
+        _ = CardResolver(options: Self.options).stream(
+            [CampaignInput(name: "in.ndjson", bytes: input)],
+            card: { card in
+                roomy.add(card)
+                tight.add(card)
+            })
+        #expect(roomy.isComplete && roomy.count > 0)
+        #expect(!tight.isComplete)
+        var written = JSONWriter(pretty: format == .json)
+        #expect(throws: CardSpool.Failure.self) {
+            try CardResolver(options: Self.options).stream([CampaignInput(name: "in.ndjson", bytes: input)])
+                .write(to: &written, spool: tight)
+        }
+        #expect(CardSpool.Failure(code: EFBIG).description.hasPrefix("cannot write the card spool in $TMPDIR"))
+        #expect(
+            CardSpool.Failure(code: EIO, positions: true).description.hasPrefix(
+                "cannot read the feed positions back in $TMPDIR"))
+    }
+
     /// Several inputs, one of them unusable: findings in the whole run's order, cards numbered across inputs.
     @Test func severalInputsKeepTheirOrder() throws {
         let inputs = try Self.cases()

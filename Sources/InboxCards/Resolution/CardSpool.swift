@@ -18,13 +18,21 @@ public final class CardSpool {
         case ndjson
     }
 
-    /// A failed write or read of the spool file (its `errno`).
+    /// A failed write or read of the spool file, or of the feed positions it is copied with (its `errno`).
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public var code: Int32
+        /// The feed positions' file (``FeedPositions``, when the run spilled) failed, not the spool.
+        public var positions = false
         public var description: String {
-            "cannot write the card spool in $TMPDIR: \(CampaignFile.ReadError(code: code))"
+            "cannot \(positions ? "read the feed positions back" : "write the card spool") in $TMPDIR: "
+                + "\(CampaignFile.ReadError(code: code))"
         }
     }
+
+    /// The most the spool writes (2 GiB: about a million cards of a pretty JSON report). Past it the spool stops, as
+    /// a full `$TMPDIR` stops it, and the report resolves the cards again: a resolve of ten million messages would
+    /// otherwise put its whole report, a hundred gigabytes, in `$TMPDIR` first.
+    public static let limit = 2 << 30
 
     let format: Format
     private let descriptor: Int32
@@ -34,9 +42,15 @@ public final class CardSpool {
     /// Cards spooled.
     public private(set) var count = 0
 
+    /// The most this spool writes (``limit``; tests: less).
+    private let capacity: Int
+
     /// An empty spool in `$TMPDIR` (else `/tmp`), unlinked at once: it goes with the process.
-    public init(format: Format) throws(Failure) {
+    public convenience init(format: Format) throws(Failure) { try self.init(format: format, capacity: Self.limit) }
+
+    init(format: Format, capacity: Int) throws(Failure) {
         self.format = format
+        self.capacity = capacity
         var directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         if directory.isEmpty { directory = "/tmp" }
         var template = Array((directory + "/inbox-assets-cards-XXXXXX").utf8CString)
@@ -49,8 +63,9 @@ public final class CardSpool {
 
     deinit { close(descriptor) }
 
-    /// Serializes the next card of the run (its feed position not known yet).
+    /// Serializes the next card of the run (its feed position not known yet); nothing once the spool has stopped.
     public func add(_ card: ResolvedCard) {
+        guard failure == nil else { return }
         guard card.feedPosition == nil else {
             var unplaced = card
             unplaced.feedPosition = nil
@@ -78,6 +93,10 @@ public final class CardSpool {
 
     private func drain() {
         guard failure == nil else { return pending.removeAll(keepingCapacity: true) }
+        guard written + pending.count <= capacity else {
+            failure = EFBIG
+            return pending.removeAll(keepingCapacity: true)
+        }
         var offset = 0
         while offset < pending.count {
             let done = pending.withUnsafeBytes {
@@ -94,7 +113,8 @@ public final class CardSpool {
         pending.removeAll(keepingCapacity: true)
     }
 
-    /// Whether every card reached the file (a full `$TMPDIR` stops it): if not, the report resolves them again.
+    /// Whether every card reached the file (a full `$TMPDIR` or ``limit`` stops it): if not, the report resolves them
+    /// again.
     public var isComplete: Bool {
         drain()
         return failure == nil
@@ -152,7 +172,7 @@ public final class CardSpool {
             do throws(SpillError) {
                 position = try cursor.position(of: index)
             } catch {
-                throw Failure(code: error.code)
+                throw Failure(code: error.code, positions: true)
             }
             if position < 0 {
                 buffer.withUnsafeBytes { writer.serialized(UnsafeRawBufferPointer(rebasing: $0[body])) }
