@@ -568,29 +568,32 @@ Peak RSS (GNU time's maximum resident set), wall time and report size, one run e
 
 - Peak RSS of `check` under 256 MiB at {h_huge:,} messages and at {h_messages:,}, every format:
   {met(runs_h[largest][0] < 256)} (the largest is `{largest}`, {runs_h[largest][0]:,.0f} MiB).
-- From {h_messages:,} to {h_huge:,} messages ({h_huge // h_messages}× the cards): {"; ".join(growth)}. Flat it is
-  not: what still grows with the cards is the feed order's sort keys (`FeedOrder`: ~13 bytes a card and ~60 a
-  message while the positions are worked out, ~4 bytes a card and ~13 a message after), which the feed positions of
-  every card need before the first card is written.
-- JSON report under 400 bytes a card: {met(per_card < 400)} ({per_card:,.0f} B a card).
-- How `check` holds memory now (issue 29): no card is held. A first read of the inputs (an NDJSON file a 1 MiB chunk
+- From {h_messages:,} to {h_huge:,} messages ({h_huge // h_messages}× the cards): {"; ".join(growth)}: flat
+  {met(all(abs(runs_h[f"check-{f}-{h_huge}"][0] - runs_h[f"check-{f}-{h_messages}"][0]) < 16 for f in ["json", "ndjson", "text", "junit", "sarif", "markdown"] if f"check-{f}-{h_huge}" in runs_h and f"check-{f}-{h_messages}" in runs_h))}
+  (within 16 MiB). Past 262,144 cards the feed order's sort keys go to unlinked files in `$TMPDIR`, sorted in runs
+  of 65,536 cards and merged, and every walk reads the positions back from a file (`FeedSpill.swift`); JUnit's
+  shared testcase names the same way (`RepeatedValues`). Before this (2026-12-06, first `make bench` of the day):
+  58–65 MiB at {h_messages:,} and 204 MiB at {h_huge:,}, every format; the flat-memory work's own runs
+  (`/usr/bin/time -v`, no asset, `check --format json`): 55 MiB at 100,000, 1,000,000 and 10,000,000 messages.
+- JSON report under 400 bytes a card: {met(per_card < 400)} ({per_card:,.0f} B a card). schemaVersion 3 lists
+  each message once in `messages` (one compact line each): the members its cards share once, cards that differ
+  only in their SDK version as one entry with `sdks`, null members and what an asset reference's use says left
+  out. Before: 2,137 B a card (schemaVersion 2, every card whole and pretty).
+- How `check` holds memory (issue 29): no card is held. A first read of the inputs (an NDJSON file a 1 MiB chunk
   at a time) resolves every message and keeps only the counts, the input findings, the distinct asset uses and the
   feed order's keys; every report walk reads and resolves the cards again and writes each as it is checked and
   judged (text: three walks — the table's widths, its rows, the findings; JUnit: two; SARIF: two). Before
   (2026-12-05, `make bench` item h by hand): 635 MiB for `check --format json` at {h_messages:,} messages and
   4,865 MiB at {h_huge:,}; the text report 2,453 MiB at {h_messages:,}.
-- Where `check`'s time went (`perf record -g`, 30,000 messages of this feed, 2026-12-06): the report walk 70%
-  (writing the JSON 29%, checking and judging the cards 24%, resolving them again 12%), the first read 21%. Two
-  hot spots fell: `String.contains` where Foundation is imported is `NSString`'s search, which converts both texts
-  to UTF-16 (`CFStringFindWithOptionsAndLocale` and `getCharacters`, 7.5%, from "does `card.broken` name this
-  asset" and the placeholder check's "`{{{{`"), now a byte search; and each finding's fingerprint built one joined
-  string with the card id redacted again per finding (8.7%), now hashed part by part with the id and URL redacted
-  once per card and asset. `check --format json` on {h_messages:,} messages went from 10.3 s to 6.6 s (by hand,
-  3 runs). What is left is spread out: retain/release ~27% self, the pretty JSON of ~2 KB a card.
-- The JSON report's size: a card's own fields, pretty-printed, are most of it. Compact, they are ~1,240 B a card
-  on this feed; without null, empty and false members ~810 B. Under 400 B needs a message level in the report
-  (a message's id, code, title and body once, its cards below with only what differs per profile, platform and
-  language): a schemaVersion 3, not done.
+- Where `check`'s time goes (`perf record -g`, `check --format json` of this feed, 2026-12-06, after the changes):
+  of the CPU samples, the first read 25% (reading, resolving, planning; the fetches overlap it on the engine's
+  thread), the report walk's checking, judging and writing 46% on the calling thread (writing the cards 21%,
+  checking them 11%, judging 6%, regrouping each message's cards 3%), and re-reading and resolving the cards 19% on
+  a second thread (`ReadAhead`, a few hundred cards ahead), so that the walk costs its slower half. Tried and not
+  kept: judging on a third thread too (5.6 s against 5.3 s: three threads on two cores). Changes of the day, each
+  measured by hand on this feed: the report's walk reading ahead on a second thread (6.4 → 5.3 s), no fingerprint
+  per finding where no format prints one (3%), an asset reference found with one lookup, the smaller JSON.
+  {"What is left for 1.2×: the walk's calling thread (checking and writing each card: retain/release ~28% of the samples, the card writer) and the first read, which resolve pays too." if ratio > 1.2 else ""}
 """)
 out.append(f"""## How to reproduce
 
