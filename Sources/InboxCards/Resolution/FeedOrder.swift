@@ -42,7 +42,7 @@ struct FeedOrder {
     /// ``FeedPositions`` finds a card's message with.
     private var firstCards: [Int32] = []
     /// Per card (struct of arrays: 13 bytes a card): its message, its title in ``titles`` (-1: none), its language
-    /// in ``languageNames`` (-1: none), its feed in ``feedKeys`` (with ``pinnedBit``).
+    /// in ``languageIDs`` (-1: none), its feed in ``feedKeys`` (with ``pinnedBit``).
     private var cardMessage: [Int32] = []
     private var cardTitle: [Int32] = []
     private var cardLanguage: [Int32] = []
@@ -50,8 +50,7 @@ struct FeedOrder {
     private static let pinnedBit: UInt8 = 0x80
     /// The distinct titles of each message's cards (a message's cards mostly share one).
     private var titles: [String] = []
-    private var languageIDs: [String: Int32] = [:]
-    private var languageNames: [String] = []
+    private var languageIDs = Interned<String>()
     private var feedIDs: [FeedKey: UInt8] = [:]
     private var feedKeys: [FeedKey] = []
 
@@ -123,17 +122,7 @@ struct FeedOrder {
                 }
             }
             cardTitle.append(title)
-            var language: Int32 = -1
-            if let name = card.language {
-                if let known = languageIDs[name] {
-                    language = known
-                } else {
-                    language = Int32(languageNames.count)
-                    languageIDs[name] = language
-                    languageNames.append(name)
-                }
-            }
-            cardLanguage.append(language)
+            cardLanguage.append(card.language.map { languageIDs.id(of: $0) } ?? -1)
             let key = FeedKey(platform: card.platform, profile: card.profileName)
             let feed: UInt8
             if let known = feedIDs[key] {
@@ -160,7 +149,7 @@ struct FeedOrder {
                 cards.append(
                     SpilledFeedOrder.Card(
                         title: cardTitle[card] < 0 ? nil : titles[Int(cardTitle[card])],
-                        language: cardLanguage[card] < 0 ? nil : languageNames[Int(cardLanguage[card])],
+                        language: cardLanguage[card] < 0 ? nil : languageIDs.keys[Int(cardLanguage[card])],
                         feed: feedKeys[Int(cardFeed[card] & ~Self.pinnedBit)],
                         pinned: cardFeed[card] & Self.pinnedBit != 0))
             }
@@ -175,8 +164,7 @@ struct FeedOrder {
         cardLanguage = []
         cardFeed = []
         titles = []
-        languageIDs = [:]
-        languageNames = []
+        languageIDs = Interned()
         feedIDs = [:]
         feedKeys = []
     }
@@ -201,7 +189,7 @@ struct FeedOrder {
                 let seconds = key.sendDate.rounded(.down)
                 return seconds.isFinite && abs(seconds) < 1e15 ? Int64(seconds) : FeedPositions.noDate
             },
-            read: messages.map(\.read), languageNames: languageNames)
+            read: messages.map(\.read), languageNames: languageIDs.keys)
         for feed in feedKeys.indices { place(feed: UInt8(feed), ios: feedKeys[feed].platform == .ios, in: &result) }
         return result
     }
@@ -392,4 +380,24 @@ public struct FeedPositions: Sendable {
             }
             ?? []
     }
+}
+
+/// Distinct keys numbered in the order first met (a language name, a message's set of languages): what the feed
+/// order keeps a card's language as, 4 bytes instead of a string.
+struct Interned<Key: Hashable> {
+    private var ids: [Key: Int32] = [:]
+    /// Every key met, by its number.
+    private(set) var keys: [Key] = []
+
+    /// The number of `key`, given it now when it is new.
+    mutating func id(of key: Key) -> Int32 {
+        if let known = ids[key] { return known }
+        let id = Int32(keys.count)
+        ids[key] = id
+        keys.append(key)
+        return id
+    }
+
+    /// The number of `key`, if it was met.
+    subscript(key: Key) -> Int32? { ids[key] }
 }

@@ -243,12 +243,10 @@ final class SpilledFeedOrder {
     private var feedIOS: [Bool] = []
     /// Per feed, its cards' languages in the order the cards name them first (the order of ``FeedPositions/others``).
     private var feedLanguages: [[Int32]] = []
-    private var languageIDs: [String: Int32] = [:]
-    private var languageNames: [String] = []
+    private var languageIDs = Interned<String>()
     /// The distinct sets of languages a per-language message has in one feed (sorted): a fallback card's record
     /// names its set, which the walk needs to know which languages' feeds it shows in.
-    private var languageSetIDs: [[Int32]: Int32] = [:]
-    private var languageSets: [[Int32]] = []
+    private var languageSets = Interned<[Int32]>()
 
     /// Empty spill files; `nil` when `$TMPDIR` takes none.
     init?(limits: SpillLimits) {
@@ -298,13 +296,7 @@ final class SpilledFeedOrder {
             feeds.append(feed)
             var language: Int32 = -1
             if let name = card.language {
-                if let known = languageIDs[name] {
-                    language = known
-                } else {
-                    language = Int32(languageNames.count)
-                    languageIDs[name] = language
-                    languageNames.append(name)
-                }
+                language = languageIDs.id(of: name)
                 if !feedLanguages[Int(feed)].contains(language) { feedLanguages[Int(feed)].append(language) }
             }
             languages.append(language)
@@ -340,13 +332,7 @@ final class SpilledFeedOrder {
                 if (englishCard >= 0 ? englishCard : first) == slot {
                     flags |= Record.fallback
                     mine.sort()
-                    if let known = languageSetIDs[mine] {
-                        languageSet = known
-                    } else {
-                        languageSet = Int32(languageSets.count)
-                        languageSetIDs[mine] = languageSet
-                        languageSets.append(mine)
-                    }
+                    languageSet = languageSets.id(of: mine)
                 }
             }
             let ios = feedIOS[Int(feed)]
@@ -488,7 +474,7 @@ final class SpilledFeedOrder {
         do throws(SpillError) {
             var walk = Walk(
                 limits: limits, cardCount: cardCount, scatter: scatter, feedLanguages: feedLanguages,
-                languageSets: languageSets, languageCount: languageNames.count)
+                languageSets: languageSets.keys, languageCount: languageIDs.keys.count)
             try merge { (record) throws(SpillError) in try walk.place(record) }
             try walk.finish()
             try walk.writePositions(to: positions)
@@ -498,7 +484,7 @@ final class SpilledFeedOrder {
         }
         return PositionFile(
             cards: positions, messages: messageWriter.file, cardCount: cardCount, messageCount: messageCount,
-            languageNames: languageNames)
+            languageNames: languageIDs.keys)
     }
 
     /// Hands `body` every record in feed order: the runs merged, each read through a buffer of its own (8 MB in all).
