@@ -1,4 +1,5 @@
 import StrictJSON
+import TestSupport
 import Testing
 
 @testable import InboxCards
@@ -41,23 +42,9 @@ import Testing
         Shape(name: "one message", seed: 9, messages: 1, perLanguage: 1),
     ]
 
-    /// A deterministic generator (SplitMix64).
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func chance(_ share: Double) -> Bool { Double(next() % 1000) < share * 1000 }
-        mutating func pick<T>(_ values: [T]) -> T { values[Int(next() % UInt64(values.count))] }
-    }
-
     /// The messages of `shape`, as an array of feed messages and pushes.
     static func feed(_ shape: Shape) -> JSONValue {
-        var random = Generator(state: shape.seed)
+        var random = SeededGenerator(seed: shape.seed)
         var messages: [JSONValue] = []
         // Codes that tie, differ only past a common prefix, are not ASCII, or are one string spelt two ways (`é`
         // composed and decomposed: equal to Swift, different bytes).
@@ -265,4 +252,11 @@ import Testing
         let positions = try #require(order.positions())
         #expect(positions.cardCount == 40 * messages.reduce(0) { $0 + $1.cards.count })
     }
+}
+
+extension SeededGenerator {
+    /// True `share` of the time.
+    mutating func chance(_ share: Double) -> Bool { Double(next() % 1000) < share * 1000 }
+    /// One of `values`.
+    mutating func pick<T>(_ values: [T]) -> T { values[Int(next() % UInt64(values.count))] }
 }
