@@ -109,7 +109,8 @@ for p, label in protocols.items():
   ({fetched_bytes:,} bytes), {failed} failed.
 - Like for like, prefetch vs curl keeping the files (`output` = one file per URL, `--create-dirs`; no hash, no
   fsync, no index): **{prefetch['median'] / curl_files['median']:.2f}×** its median (curl to files is
-  {curl_files['median'] / curl['median']:.2f}× curl to `/dev/null`).
+  {curl_files['median'] / curl['median']:.2f}× curl to `/dev/null`; issue 29's target ≤ 1.0×:
+  {met(prefetch['median'] / curl_files['median'] <= 1.0)}, see "What is left of `prefetch`" below).
 """)
 curl_h2n = load("a-h2-curl-n")[f"curl --parallel --parallel-max {concurrency} (h2)"]
 if h2_failed == 0:
@@ -365,7 +366,10 @@ audit` of {url_count:,} URLs served by nginx over HTTP/1.1 on loopback (links to
 - Re-audit from the verdict cache: **{first['median'] / again['median']:.1f}× faster** than the first audit (target
   ≥ 10×: {met(first['median'] / again['median'] >= 10)}). The re-audit takes
   {again['median'] / hash_floor['median']:.2f}× the time `openssl dgst -sha256` needs just to read and hash the same
-  {fleet:,} files on {cores} cores ({hash_floor['median']:.3f} s), so no re-audit that re-hashes every pass — as the
+  {fleet:,} files on {cores} cores ({hash_floor['median']:.3f} s; issue 29's target ≤ 1.25× that floor:
+  {met(again['median'] / hash_floor['median'] <= 1.25)} — the process start alone, {start['median'] * 1000:.0f} ms, is
+  {start['median'] / hash_floor['median'] * 100:.0f}% of the floor, and the ratio has ranged 1.24–1.49× across the runs of
+  2026-12-06 on this shared host with no change to the re-audit), so no re-audit that re-hashes every pass — as the
   issue asks, since the verdict is keyed by the bytes — can be more than
   **{first['median'] / hash_floor['median']:.1f}×** faster than this first run here: the target is out of reach by
   construction on this machine, whose SHA-NI hashes ~2 GB/s per core while the first audit verifies a 46 KB pass in
@@ -548,6 +552,11 @@ if os.path.exists(os.path.join(results, "h1.json")):
     json_name = f"check-json-{h_messages}"
     per_card = runs_h[json_name][2] / max(runs_h[json_name][3], 1) if json_name in runs_h else float("nan")
     ratio = h_check / (h_resolve + h_prefetch)
+    formats = ["json", "ndjson", "text", "junit", "sarif", "markdown"]
+    flat = all(abs(runs_h[f"check-{f}-{h_huge}"][0] - runs_h[f"check-{f}-{h_messages}"][0]) < 16
+               for f in formats if f"check-{f}-{h_huge}" in runs_h and f"check-{f}-{h_messages}" in runs_h)
+    left = ("  What is left for 1.2×: the walk's calling thread (checking and writing each card: retain/release ~28% of "
+            "the samples, the card writer) and the first read, which resolve pays too.\n") if ratio > 1.2 else ""
     out.append(f"""## h. Check at scale: {h_messages:,} messages over {h_urls:,} http:// images, every profile (issue 29)
 
 `bench/scale.sh`: a feed dump of {h_messages:,} messages (`bench/gen-campaign.py`) whose {h_urls:,} distinct images
@@ -568,9 +577,8 @@ Peak RSS (GNU time's maximum resident set), wall time and report size, one run e
 
 - Peak RSS of `check` under 256 MiB at {h_huge:,} messages and at {h_messages:,}, every format:
   {met(runs_h[largest][0] < 256)} (the largest is `{largest}`, {runs_h[largest][0]:,.0f} MiB).
-- From {h_messages:,} to {h_huge:,} messages ({h_huge // h_messages}× the cards): {"; ".join(growth)}: flat
-  {met(all(abs(runs_h[f"check-{f}-{h_huge}"][0] - runs_h[f"check-{f}-{h_messages}"][0]) < 16 for f in ["json", "ndjson", "text", "junit", "sarif", "markdown"] if f"check-{f}-{h_huge}" in runs_h and f"check-{f}-{h_messages}" in runs_h))}
-  (within 16 MiB). Past 262,144 cards the feed order's sort keys go to unlinked files in `$TMPDIR`, sorted in runs
+- From {h_messages:,} to {h_huge:,} messages ({h_huge // h_messages}× the cards): {"; ".join(growth)}. Flat
+  (within 16 MiB): {met(flat)}. Past 262,144 cards the feed order's sort keys go to unlinked files in `$TMPDIR`, sorted in runs
   of 65,536 cards and merged, and every walk reads the positions back from a file (`FeedSpill.swift`); JUnit's
   shared testcase names the same way (`RepeatedValues`). Before this (2026-12-06, first `make bench` of the day):
   58–65 MiB at {h_messages:,} and 204 MiB at {h_huge:,}, every format; the flat-memory work's own runs
@@ -593,8 +601,7 @@ Peak RSS (GNU time's maximum resident set), wall time and report size, one run e
   kept: judging on a third thread too (5.6 s against 5.3 s: three threads on two cores). Changes of the day, each
   measured by hand on this feed: the report's walk reading ahead on a second thread (6.4 → 5.3 s), no fingerprint
   per finding where no format prints one (3%), an asset reference found with one lookup, the smaller JSON.
-  {"What is left for 1.2×: the walk's calling thread (checking and writing each card: retain/release ~28% of the samples, the card writer) and the first read, which resolve pays too." if ratio > 1.2 else ""}
-""")
+{left}""")
 out.append(f"""## How to reproduce
 
 `make bench` (or `bash bench/run.sh`); knobs: `BENCH_RUNS`, `BENCH_MESSAGES`, `BENCH_URLS`, `BENCH_PASSES`,
