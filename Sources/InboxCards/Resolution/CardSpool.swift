@@ -35,9 +35,8 @@ public final class CardSpool {
     public static let limit = 2 << 30
 
     let format: Format
-    private let descriptor: Int32
+    private let file: SpillFile
     private var pending: [UInt8] = []
-    private var written = 0
     private var failure: Int32?
     /// Cards spooled.
     public private(set) var count = 0
@@ -45,23 +44,16 @@ public final class CardSpool {
     /// The most this spool writes (``limit``; tests: less).
     private let capacity: Int
 
-    /// An empty spool in `$TMPDIR` (else `/tmp`), unlinked at once: it goes with the process.
+    /// An empty spool in `$TMPDIR` (else `/tmp`), unlinked at once (``SpillFile``): it goes with the process.
     public convenience init(format: Format) throws(Failure) { try self.init(format: format, capacity: Self.limit) }
 
     init(format: Format, capacity: Int) throws(Failure) {
         self.format = format
         self.capacity = capacity
-        var directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        if directory.isEmpty { directory = "/tmp" }
-        var template = Array((directory + "/inbox-assets-cards-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw Failure(code: errno) }
-        _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
-        self.descriptor = descriptor
+        guard let file = SpillFile(.standard, name: "cards") else { throw Failure(code: errno) }
+        self.file = file
         pending.reserveCapacity(1 << 20)
     }
-
-    deinit { close(descriptor) }
 
     /// Serializes the next card of the run (its feed position not known yet); nothing once the spool has stopped.
     public func add(_ card: ResolvedCard) {
@@ -93,23 +85,7 @@ public final class CardSpool {
 
     private func drain() {
         guard failure == nil else { return pending.removeAll(keepingCapacity: true) }
-        guard written + pending.count <= capacity else {
-            failure = EFBIG
-            return pending.removeAll(keepingCapacity: true)
-        }
-        var offset = 0
-        while offset < pending.count {
-            let done = pending.withUnsafeBytes {
-                pwrite(descriptor, $0.baseAddress! + offset, $0.count - offset, off_t(written))
-            }
-            if done > 0 {
-                offset += done
-                written += done
-            } else if done < 0 && errno != EINTR {
-                failure = errno
-                break
-            }
-        }
+        failure = file.size + pending.count > capacity ? EFBIG : pending.withUnsafeBytes { file.append($0) }
         pending.removeAll(keepingCapacity: true)
     }
 
@@ -155,12 +131,9 @@ public final class CardSpool {
                 }
                 if need > buffer.count { buffer += [UInt8](repeating: 0, count: need - buffer.count) }
                 let got = buffer.withUnsafeMutableBytes {
-                    pread(descriptor, $0.baseAddress! + filled, $0.count - filled, off_t(offset))
+                    file.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]), at: offset)
                 }
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    throw Failure(code: errno)
-                }
+                if got < 0 { throw Failure(code: errno) }
                 if got == 0 { throw Failure(code: EIO) }
                 filled += got
                 offset += got

@@ -42,7 +42,7 @@ struct FeedOrder {
     /// ``FeedPositions`` finds a card's message with.
     private var firstCards: [Int32] = []
     /// Per card (struct of arrays: 13 bytes a card): its message, its title in ``titles`` (-1: none), its language
-    /// in ``languageIDs`` (-1: none), its feed in ``feedKeys`` (with ``pinnedBit``).
+    /// in ``languageIDs`` (-1: none), its feed in ``feeds`` (with ``pinnedBit``).
     private var cardMessage: [Int32] = []
     private var cardTitle: [Int32] = []
     private var cardLanguage: [Int32] = []
@@ -51,8 +51,8 @@ struct FeedOrder {
     /// The distinct titles of each message's cards (a message's cards mostly share one).
     private var titles: [String] = []
     private var languageIDs = Interned<String>()
-    private var feedIDs: [FeedKey: UInt8] = [:]
-    private var feedKeys: [FeedKey] = []
+    /// The platform × profile feeds: a dozen at most, far below the pinned bit.
+    private var feeds = Interned<FeedKey>()
 
     let limits: SpillLimits
     /// Past the threshold: the run on disk (the arrays above then empty).
@@ -123,15 +123,7 @@ struct FeedOrder {
             }
             cardTitle.append(title)
             cardLanguage.append(card.language.map { languageIDs.id(of: $0) } ?? -1)
-            let key = FeedKey(platform: card.platform, profile: card.profileName)
-            let feed: UInt8
-            if let known = feedIDs[key] {
-                feed = known
-            } else {
-                feed = UInt8(feedKeys.count)  // a platform × profile: a dozen at most, far below the pinned bit
-                feedIDs[key] = feed
-                feedKeys.append(key)
-            }
+            let feed = UInt8(feeds.id(of: FeedKey(platform: card.platform, profile: card.profileName)))
             cardFeed.append(feed | (card.pinned ? Self.pinnedBit : 0))
         }
         if cardMessage.count >= limits.threshold && !spillRefused { startSpill() }
@@ -150,7 +142,7 @@ struct FeedOrder {
                     SpilledFeedOrder.Card(
                         title: cardTitle[card] < 0 ? nil : titles[Int(cardTitle[card])],
                         language: cardLanguage[card] < 0 ? nil : languageIDs.keys[Int(cardLanguage[card])],
-                        feed: feedKeys[Int(cardFeed[card] & ~Self.pinnedBit)],
+                        feed: feeds.keys[Int(cardFeed[card] & ~Self.pinnedBit)],
                         pinned: cardFeed[card] & Self.pinnedBit != 0))
             }
             spill.add(
@@ -165,8 +157,7 @@ struct FeedOrder {
         cardFeed = []
         titles = []
         languageIDs = Interned()
-        feedIDs = [:]
-        feedKeys = []
+        feeds = Interned()
     }
 
     /// Sets ``ResolvedCard/feedPosition`` (and ``ResolvedCard/otherFeedPositions``, ``ResolvedCard/sentAt``,
@@ -184,13 +175,9 @@ struct FeedOrder {
         }
         var result = FeedPositions(
             position: [Int32](repeating: -1, count: cardMessage.count), firstCards: firstCards + [Int32(cardCount)],
-            sentAt: messages.map { key in
-                // Any number may be written as a send date: only a representable one becomes a date (never a trap).
-                let seconds = key.sendDate.rounded(.down)
-                return seconds.isFinite && abs(seconds) < 1e15 ? Int64(seconds) : FeedPositions.noDate
-            },
+            sentAt: messages.map { FeedPositions.sentAt($0.sendDate) },
             read: messages.map(\.read), languageNames: languageIDs.keys)
-        for feed in feedKeys.indices { place(feed: UInt8(feed), ios: feedKeys[feed].platform == .ios, in: &result) }
+        for (feed, key) in feeds.keys.enumerated() { place(feed: UInt8(feed), ios: key.platform == .ios, in: &result) }
         return result
     }
 
@@ -282,6 +269,26 @@ struct FeedOrder {
 public struct FeedPositions: Sendable {
     /// ``sentAt`` of a message whose send date is no representable date.
     static let noDate = Int64.min
+
+    /// A message's send date as its cards show it: any number may be written as a send date, and only a
+    /// representable one becomes a date (never a trap).
+    static func sentAt(_ sendDate: Double) -> Int64 {
+        let seconds = sendDate.rounded(.down)
+        return seconds.isFinite && abs(seconds) < 1e15 ? Int64(seconds) : noDate
+    }
+
+    /// Sets the feed fields of `card` from its message's send date and read flag and its places.
+    static func set(
+        _ card: inout ResolvedCard, sentAt: Int64, read: Bool, position: Int32,
+        others: [(language: Int32, position: Int32)], languageNames: [String]
+    ) {
+        card.sentAt = sentAt == noDate ? nil : sentAt
+        card.unread = !read
+        card.feedPosition = position < 0 ? nil : Int(position)
+        card.otherFeedPositions = others.map {
+            FeedPlace(language: languageNames[Int($0.language)], position: Int($0.position))
+        }
+    }
     /// Per card: its position in its own language's feed; -1: none.
     var position: [Int32]
     /// Per message, the index of its first card, then the number of cards.
@@ -341,12 +348,9 @@ public struct FeedPositions: Sendable {
             }
             do throws(SpillError) {
                 let place = try reader!.place(index)
-                card.sentAt = place.sentAt == FeedPositions.noDate ? nil : place.sentAt
-                card.unread = !place.read
-                card.feedPosition = place.position < 0 ? nil : Int(place.position)
-                card.otherFeedPositions = place.others.map {
-                    FeedPlace(language: positions.languageNames[Int($0.language)], position: Int($0.position))
-                }
+                FeedPositions.set(
+                    &card, sentAt: place.sentAt, read: place.read, position: place.position, others: place.others,
+                    languageNames: positions.languageNames)
                 return true
             } catch {
                 failure = error.code
@@ -371,14 +375,9 @@ public struct FeedPositions: Sendable {
             let middle = (low + high) / 2
             if Int(firstCards[middle]) <= index { low = middle } else { high = middle }
         }
-        card.sentAt = sentAt[low] == Self.noDate ? nil : sentAt[low]
-        card.unread = !read[low]
-        card.feedPosition = position[index] < 0 ? nil : Int(position[index])
-        card.otherFeedPositions =
-            others[Int32(index)]?.map {
-                FeedPlace(language: languageNames[Int($0.language)], position: Int($0.position))
-            }
-            ?? []
+        Self.set(
+            &card, sentAt: sentAt[low], read: read[low], position: position[index], others: others[Int32(index)] ?? [],
+            languageNames: languageNames)
     }
 }
 

@@ -29,8 +29,9 @@ struct SpillLimits: Sendable {
     static let inMemory = SpillLimits(threshold: .max)
 }
 
-/// An unlinked temporary file in `$TMPDIR` (else `/tmp`), made as ``CardSpool`` makes its own (mkstemp, then
-/// unlink): it goes with its last reference or the process, whatever happens. Written by one owner, appending, while
+/// An unlinked temporary file in `$TMPDIR` (else `/tmp`; mkstemp, then unlink): it goes with its last reference or
+/// the process, whatever happens. The feed order's runs and positions, JUnit's name hashes and `resolve`'s card
+/// spool are such files. Written by one owner, appending, while
 /// it is built; then only read, with `pread` at an offset (no shared file offset), which is why it may be shared.
 final class SpillFile: @unchecked Sendable {
     let descriptor: Int32
@@ -239,8 +240,7 @@ final class SpilledFeedOrder {
     private(set) var cardCount = 0
     private(set) var messageCount = 0
 
-    private var feedIDs: [FeedOrder.FeedKey: UInt8] = [:]
-    private var feedIOS: [Bool] = []
+    private var feedIDs = Interned<FeedOrder.FeedKey>()
     /// Per feed, its cards' languages in the order the cards name them first (the order of ``FeedPositions/others``).
     private var feedLanguages: [[Int32]] = []
     private var languageIDs = Interned<String>()
@@ -273,10 +273,9 @@ final class SpilledFeedOrder {
     /// Records the next message's cards (at least one), in read order.
     func add(sendDate: Double, order: Int64, code: String, read: Bool, push: Bool, cards: [Card]) {
         // The message: its first card, its read flag and its send date as a card shows it.
-        let seconds = sendDate.rounded(.down)
         messageWriter.append(Int32(cardCount))
         messageWriter.append(Int32(read ? 1 : 0))
-        messageWriter.append(seconds.isFinite && abs(seconds) < 1e15 ? Int64(seconds) : FeedPositions.noDate)
+        messageWriter.append(FeedPositions.sentAt(sendDate))
         messageCount += 1
 
         var feeds: [UInt8] = []
@@ -284,15 +283,8 @@ final class SpilledFeedOrder {
         feeds.reserveCapacity(cards.count)
         languages.reserveCapacity(cards.count)
         for card in cards {
-            let feed: UInt8
-            if let known = feedIDs[card.feed] {
-                feed = known
-            } else {
-                feed = UInt8(feedIDs.count)
-                feedIDs[card.feed] = feed
-                feedIOS.append(card.feed.platform == .ios)
-                feedLanguages.append([])
-            }
+            let feed = UInt8(feedIDs.id(of: card.feed))
+            if Int(feed) == feedLanguages.count { feedLanguages.append([]) }
             feeds.append(feed)
             var language: Int32 = -1
             if let name = card.language {
@@ -335,7 +327,7 @@ final class SpilledFeedOrder {
                     languageSet = languageSets.id(of: mine)
                 }
             }
-            let ios = feedIOS[Int(feed)]
+            let ios = feedIDs.keys[Int(feed)].platform == .ios
             let title = ios ? nil : card.title
             if let title, !title.utf8.allSatisfy({ $0 < 0x80 }) { flags |= Record.titleNotASCII }
 
