@@ -229,8 +229,9 @@ public struct JSONWriter: ~Copyable {
         flushIfFull()
     }
 
-    /// A whole value already serialized for this place by a writer of the same style at the same depth (without the
-    /// comma and new line that come before it): its bytes, as they are.
+    /// A whole value already serialized (without the comma and new line that come before it): its bytes, as they are.
+    /// Written by a writer of the same style at the same depth it reads as if this writer had written it; a compact
+    /// value in a pretty document stays on one line (the check report's messages).
     public mutating func serialized(_ value: UnsafeRawBufferPointer) {
         beginValue()
         buffer.append(
